@@ -1,0 +1,1 @@
+# bench: automake fragment included from the top-level Makefile.am

@@ -1,0 +1,1 @@
+# fsck: automake fragment included from the top-level Makefile.am

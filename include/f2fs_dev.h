@@ -1,0 +1,93 @@
+/*
+ * f2fs_dev.h - the one I/O layer every tool goes through.
+ *
+ * A device is a regular file or a block device.  Reads can be batched
+ * (runs of blocks, merged and read ahead); writes are counted and kept in
+ * issue order, with explicit flush points.  Dry-run drops writes; a test
+ * hook drops every write after the N-th so crash safety can be tested by
+ * cutting a multi-write operation at every point.
+ */
+#ifndef F2FS_DEV_H
+#define F2FS_DEV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct f2fs_dev_opts {
+	bool read_only;		/* open O_RDONLY; every write fails with -EROFS */
+	bool exclusive;		/* O_EXCL on block devices (refuse if in use) */
+	bool dry_run;		/* accept writes but drop them (counted) */
+	bool direct;		/* reserved: O_DIRECT (not used by default) */
+};
+
+struct f2fs_dev_stats {
+	uint64_t read_calls;	/* pread/preadv system calls */
+	uint64_t read_blocks;
+	uint64_t write_calls;	/* accepted write requests */
+	uint64_t write_blocks;
+	uint64_t dropped_writes;/* writes dropped by dry-run or the cut hook */
+	uint64_t flushes;
+	uint64_t readahead_calls;
+};
+
+struct f2fs_dev {
+	int fd;
+	char *path;
+	bool is_blkdev;
+	bool is_regular;
+	bool read_only;
+	bool dry_run;
+	uint64_t size_bytes;	/* device or file size */
+	unsigned int sector_size;	/* logical sector size (512 for files) */
+	uint64_t write_limit;	/* 0: unlimited; else drop writes after this many */
+	struct f2fs_dev_stats stats;
+};
+
+/* One run of blocks for a batched read. */
+struct f2fs_io_vec {
+	uint64_t blkaddr;	/* in 4 KiB blocks */
+	uint32_t nblocks;
+	void *buf;		/* nblocks * 4096 bytes */
+};
+
+int f2fs_dev_open(const char *path, const struct f2fs_dev_opts *opts,
+		  struct f2fs_dev **out);
+void f2fs_dev_close(struct f2fs_dev *dev);
+
+/* Read nblocks 4 KiB blocks at blkaddr.  A short read past the end of the
+ * device is -EIO. */
+int f2fs_dev_read(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks,
+		  void *buf);
+/* Read many runs: all runs are announced to the kernel first (readahead),
+ * adjacent runs are merged into single vectored reads, then each is read. */
+int f2fs_dev_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec,
+			size_t n);
+/* Hint that a range will be read soon (posix_fadvise WILLNEED). */
+int f2fs_dev_readahead(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks);
+
+/* Write nblocks blocks.  Writes are issued in call order. */
+int f2fs_dev_write(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks,
+		   const void *buf);
+/* Write a byte range (for sub-block structures); prefer block writes. */
+int f2fs_dev_pwrite(struct f2fs_dev *dev, uint64_t offset, size_t len,
+		    const void *buf);
+int f2fs_dev_pread(struct f2fs_dev *dev, uint64_t offset, size_t len, void *buf);
+/* A flush point: everything written before is durable before anything
+ * written after. */
+int f2fs_dev_flush(struct f2fs_dev *dev);
+/* Discard (punch a hole in a file, BLKDISCARD on a device).  Returns
+ * -EOPNOTSUPP when the device cannot discard. */
+int f2fs_dev_discard(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks);
+/* Make a range read back as zeroes, without writing data where possible. */
+int f2fs_dev_zeroout(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks);
+
+/* Test hook: drop (silently succeed) every write after the n-th; 0 = off. */
+void f2fs_dev_set_write_limit(struct f2fs_dev *dev, uint64_t n);
+
+/* Whether path (a block device or an image file backing a loop device) is
+ * mounted, from /proc/self/mountinfo.  *where receives a malloc'd mount
+ * point when mounted (caller frees), may be NULL. */
+int f2fs_dev_check_mounted(const char *path, bool *mounted, char **where);
+
+#endif

@@ -1,0 +1,87 @@
+/*
+ * f2fs_layout.h - layout computation, in one place.
+ *
+ * mkfs uses f2fs_layout_compute() to build a volume and fsck uses it (via
+ * f2fs_layout_from_sb()) to know what a superblock implies.  The layout
+ * holds every geometric superblock field plus the checkpoint's reserved
+ * and overprovision segments, cp_payload and the initial current-segment
+ * placement.
+ */
+#ifndef F2FS_LAYOUT_H
+#define F2FS_LAYOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "f2fs_fs.h"
+
+struct f2fs_super_block;
+
+struct f2fs_layout_params {
+	uint64_t total_sectors;		/* device size in sectors */
+	uint32_t sector_size;		/* 512..4096, power of two */
+	uint64_t start_sector;		/* partition start, for zone alignment */
+	uint32_t segs_per_sec;		/* >= 1 */
+	uint32_t secs_per_zone;		/* >= 1 */
+	double overprovision;		/* percent; 0 chooses the best */
+	uint32_t features;		/* F2FS_FEATURE_* */
+	bool large_nat_bitmap;		/* mkfs -i */
+	uint32_t nr_quota;		/* quota inodes mkfs will create */
+	bool lost_found;
+};
+
+/* Why a layout could not be computed: one of these, for the message. */
+enum f2fs_layout_error {
+	F2FS_LAYOUT_OK = 0,
+	F2FS_LAYOUT_BAD_SECTOR_SIZE,
+	F2FS_LAYOUT_BAD_SEGS_PER_SEC,
+	F2FS_LAYOUT_BAD_SECS_PER_ZONE,
+	F2FS_LAYOUT_TOO_LARGE,
+	F2FS_LAYOUT_TOO_SMALL,
+	F2FS_LAYOUT_BAD_OVERPROVISION,
+};
+
+struct f2fs_layout {
+	uint32_t log_sectorsize;
+	uint32_t log_sectors_per_block;
+	uint64_t block_count;
+	uint32_t segs_per_sec;
+	uint32_t secs_per_zone;
+	uint32_t segment0_blkaddr;
+	uint32_t cp_blkaddr;
+	uint32_t sit_blkaddr;
+	uint32_t nat_blkaddr;
+	uint32_t ssa_blkaddr;
+	uint32_t main_blkaddr;
+	uint32_t segment_count;
+	uint32_t segment_count_ckpt;
+	uint32_t segment_count_sit;
+	uint32_t segment_count_nat;
+	uint32_t segment_count_ssa;
+	uint32_t segment_count_main;
+	uint32_t section_count;
+	uint32_t cp_payload;
+	bool large_nat_bitmap;
+	uint32_t sit_bitmap_bytes;	/* sit_ver_bitmap_bytesize */
+	uint32_t nat_bitmap_bytes;	/* nat_ver_bitmap_bytesize */
+	uint32_t max_nid;		/* total node count */
+	double overprovision;		/* percent actually used */
+	uint32_t rsvd_segment_count;
+	uint32_t overprov_segment_count;
+	uint64_t user_block_count;
+	uint32_t free_segment_count;	/* at mkfs time: main - 6 logs */
+	uint32_t nat_bits_blocks;	/* blocks of nat_bits at the end of a pack */
+	uint32_t cur_seg[NR_CURSEG_TYPE];	/* initial logs, main-relative segno */
+};
+
+int f2fs_layout_compute(const struct f2fs_layout_params *p,
+			struct f2fs_layout *l, enum f2fs_layout_error *why);
+const char *f2fs_layout_strerror(enum f2fs_layout_error why);
+
+/* Smallest device (in bytes) f2fs_layout_compute() accepts for these
+ * parameters (total_sectors is ignored), or 0 if none up to 16 TiB. */
+uint64_t f2fs_layout_min_bytes(const struct f2fs_layout_params *p);
+
+/* Number of nat_bits blocks for a NAT of nat_segs segments (both copies). */
+uint32_t f2fs_nat_bits_blocks(uint32_t segment_count_nat);
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * f2fs_mount.h - an opened F2FS volume: the chosen superblock, the chosen
+ * checkpoint pack and its current-segment summaries (with the NAT and SIT
+ * journals), plus the geometry derived from them.
+ *
+ * f2fs_fs_open() validates as the kernel does at mount and records, for a
+ * checker, what it found wrong about each copy (f2fs_fs_open never refuses
+ * a volume that has one good superblock and one good checkpoint pack).
+ */
+#ifndef F2FS_MOUNT_H
+#define F2FS_MOUNT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "f2fs_fs.h"
+#include "f2fs_dev.h"
+
+/* Result of validating one superblock copy or one checkpoint pack. */
+struct f2fs_check_result {
+	int err;		/* 0 if valid, else -EFSCORRUPTED / -EFSBADCRC / -EIO */
+	const char *why;	/* static description of the first failed check */
+};
+
+struct f2fs_fs {
+	struct f2fs_dev *dev;
+
+	/* superblock */
+	struct f2fs_super_block sb;		/* the copy in use */
+	struct f2fs_super_block sb_copy[2];	/* both as read */
+	struct f2fs_check_result sb_check[2];
+	int sb_index;				/* 0 or 1: copy in use */
+
+	/* checkpoint */
+	struct f2fs_check_result cp_check[2];	/* pack 1 and pack 2 */
+	uint64_t cp_version[2];
+	int cp_index;				/* 0 (pack 1) or 1 (pack 2) */
+	uint32_t cp_start_blkaddr;		/* first block of the chosen pack */
+	uint8_t *cp_buf;			/* cp block + cp_payload blocks */
+	struct f2fs_checkpoint *cp;		/* == (void *)cp_buf */
+	uint32_t cp_flags;
+	struct f2fs_check_result ckpt_sanity;	/* f2fs_sanity_check_ckpt result */
+
+	/* summaries of the six logs, as loaded from the pack (journals in
+	 * cursum[CURSEG_HOT_DATA] (NAT) and cursum[CURSEG_COLD_DATA] (SIT)). */
+	struct f2fs_summary_block cursum[NR_CURSEG_TYPE];
+	bool cursum_loaded;
+	uint32_t curseg_segno[NR_CURSEG_TYPE];
+	uint32_t curseg_blkoff[NR_CURSEG_TYPE];
+
+	/* derived geometry */
+	uint32_t segs_per_sec;
+	uint32_t main_segs;
+	uint32_t main_secs;
+	uint32_t main_blkaddr;
+	uint32_t sit_blkaddr, nat_blkaddr, ssa_blkaddr;
+	uint32_t sit_blocks;	/* SIT blocks per copy (segment_count_sit/2 * 512) */
+	uint32_t sit_blk_cnt;	/* SIT blocks in use: ceil(main_segs / 55) */
+	uint32_t nat_blocks;	/* NAT blocks per copy */
+	uint32_t max_nid;
+	uint32_t features;
+	uint8_t *sit_bitmap;	/* points into cp_buf */
+	uint8_t *nat_bitmap;
+	uint32_t sit_bitmap_size, nat_bitmap_size;
+	uint32_t inode_chksum_seed;
+};
+
+/* Open path read-only (or per opts) and load superblock, checkpoint and
+ * summaries.  On success *out owns the device.  Returns -EFSCORRUPTED when
+ * no usable superblock or checkpoint pack exists (fs->sb_check / cp_check
+ * then say why; *out is still set so a checker can report, unless the
+ * error is an I/O or allocation failure). */
+int f2fs_fs_open(const char *path, const struct f2fs_dev_opts *opts,
+		 struct f2fs_fs **out);
+/* Same on an already open device (takes ownership). */
+int f2fs_fs_open_dev(struct f2fs_dev *dev, struct f2fs_fs **out);
+void f2fs_fs_close(struct f2fs_fs *fs);
+
+/* Validate a superblock copy as sanity_check_raw_super() does.
+ * dev_blocks: device size in 4 KiB blocks (0 = unknown). */
+int f2fs_sb_validate(const struct f2fs_super_block *sb, uint64_t dev_blocks,
+		     const char **why);
+/* Validate checkpoint contents against a superblock
+ * (f2fs_sanity_check_ckpt). */
+int f2fs_ckpt_validate(const struct f2fs_super_block *sb,
+		       const struct f2fs_checkpoint *cp, const char **why);
+
+/* Geometry helpers. */
+static inline uint32_t f2fs_seg_start_blkaddr(const struct f2fs_fs *fs, uint32_t segno)
+{
+	return fs->main_blkaddr + segno * BLKS_PER_SEG;
+}
+static inline uint32_t f2fs_blkaddr_to_segno(const struct f2fs_fs *fs, uint32_t blkaddr)
+{
+	return (blkaddr - fs->main_blkaddr) / BLKS_PER_SEG;
+}
+static inline bool f2fs_blkaddr_in_main(const struct f2fs_fs *fs, uint32_t blkaddr)
+{
+	return blkaddr >= fs->main_blkaddr &&
+	       (uint64_t)blkaddr < (uint64_t)fs->main_blkaddr + (uint64_t)fs->main_segs * BLKS_PER_SEG;
+}
+/* Address of the current copy of SIT block / NAT block index. */
+uint32_t f2fs_current_sit_addr(const struct f2fs_fs *fs, uint32_t sit_block);
+uint32_t f2fs_current_nat_addr(const struct f2fs_fs *fs, uint32_t nat_block);
+/* The other (inactive) copy. */
+uint32_t f2fs_next_sit_addr(const struct f2fs_fs *fs, uint32_t sit_block);
+uint32_t f2fs_next_nat_addr(const struct f2fs_fs *fs, uint32_t nat_block);
+
+/* Journals of the loaded checkpoint. */
+static inline struct f2fs_journal *f2fs_nat_journal(struct f2fs_fs *fs)
+{
+	return &fs->cursum[CURSEG_HOT_DATA].journal;
+}
+static inline struct f2fs_journal *f2fs_sit_journal(struct f2fs_fs *fs)
+{
+	return &fs->cursum[CURSEG_COLD_DATA].journal;
+}
+
+#endif

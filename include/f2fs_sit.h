@@ -1,0 +1,86 @@
+/*
+ * f2fs_sit.h - the in-memory SIT model.
+ *
+ * Per segment: type, current and checkpoint-valid counts and bitmaps,
+ * mtime.  Per section (always kept, also for segs_per_sec == 1): the sums
+ * of valid and checkpoint-valid blocks over the section's segments.  Every
+ * allocation or release updates segment and section counts in O(1), the
+ * way the kernel's update_sit_entry() does; nothing on a hot path loops
+ * over the segments of a section.  Only f2fs_sit_checkpoint() (like the
+ * kernel's flush of SIT entries) recomputes a section sum, for the sections
+ * it touches.
+ */
+#ifndef F2FS_SIT_H
+#define F2FS_SIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "f2fs_fs.h"
+
+struct f2fs_fs;
+
+struct f2fs_seg_entry {
+	uint16_t valid_blocks;		/* current */
+	uint16_t ckpt_valid_blocks;	/* kernel meaning, see f2fs-format.md 4.4 */
+	uint8_t type;			/* CURSEG_* */
+	bool dirty;			/* changed since load / last checkpoint */
+	uint8_t cur_valid_map[SIT_VBLOCK_MAP_SIZE];
+	uint8_t ckpt_valid_map[SIT_VBLOCK_MAP_SIZE];
+	uint64_t mtime;
+};
+
+struct f2fs_sec_entry {
+	uint32_t valid_blocks;
+	uint32_t ckpt_valid_blocks;
+};
+
+struct f2fs_sit_model {
+	uint32_t main_segs;
+	uint32_t segs_per_sec;
+	uint32_t main_secs;
+	bool cp_disabled;		/* checkpoint=disable semantics */
+	struct f2fs_seg_entry *segs;
+	struct f2fs_sec_entry *secs;
+	uint32_t free_segs;		/* segments with valid_blocks == 0 */
+	uint32_t free_secs;		/* sections with valid_blocks == 0 */
+	uint64_t total_valid_blocks;
+};
+
+int f2fs_sit_init(struct f2fs_sit_model *m, uint32_t main_segs, uint32_t segs_per_sec);
+void f2fs_sit_free(struct f2fs_sit_model *m);
+
+/* Mark one block valid.  -EINVAL if out of range, -EEXIST if it already
+ * was valid (counts are then updated as the kernel does for that case). */
+int f2fs_sit_alloc_block(struct f2fs_sit_model *m, uint32_t segno, uint32_t blkoff);
+/* Invalidate n consecutive blocks of one segment. -EINVAL on range error,
+ * -ENOENT if some block was not valid (others are still released). */
+int f2fs_sit_release_blocks(struct f2fs_sit_model *m, uint32_t segno,
+			    uint32_t blkoff, uint32_t n);
+void f2fs_sit_set_type(struct f2fs_sit_model *m, uint32_t segno, unsigned int type);
+
+/* Checkpoint: copy current state to checkpoint state for dirty segments
+ * and recompute the section checkpoint sums of the sections touched. */
+void f2fs_sit_checkpoint(struct f2fs_sit_model *m);
+
+/* Load one raw entry (both current and checkpoint state).  Returns
+ * -EFSCORRUPTED if the entry is insane (count vs popcount, type >= 6,
+ * count > 512); the entry is loaded anyway so a checker can inspect it. */
+int f2fs_sit_load_entry(struct f2fs_sit_model *m, uint32_t segno,
+			const struct f2fs_sit_entry *raw);
+/* After loading all entries: compute section sums and free counts once. */
+void f2fs_sit_finish_load(struct f2fs_sit_model *m);
+/* Build the raw entry from current state. */
+void f2fs_sit_to_raw(const struct f2fs_sit_model *m, uint32_t segno,
+		     struct f2fs_sit_entry *raw);
+
+/* Read the current SIT copy of a mounted volume in large batched reads,
+ * then apply the SIT journal.  *bad_entries counts insane entries. */
+int f2fs_sit_load(struct f2fs_fs *fs, struct f2fs_sit_model *m,
+		  uint32_t *bad_entries);
+
+static inline uint32_t f2fs_sit_secno(const struct f2fs_sit_model *m, uint32_t segno)
+{
+	return segno / m->segs_per_sec;
+}
+
+#endif

@@ -1,0 +1,1 @@
+# man: automake fragment included from the top-level Makefile.am

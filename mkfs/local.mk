@@ -1,0 +1,1 @@
+# mkfs: automake fragment included from the top-level Makefile.am

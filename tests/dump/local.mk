@@ -1,0 +1,1 @@
+# tests/dump: automake fragment included from the top-level Makefile.am

@@ -1,0 +1,1 @@
+# tests/fsck: automake fragment included from the top-level Makefile.am

@@ -1,0 +1,1 @@
+# tests/kernel: automake fragment included from the top-level Makefile.am

@@ -1,0 +1,1 @@
+# tests/mkfs: automake fragment included from the top-level Makefile.am
