@@ -44,6 +44,7 @@ struct f2fs_fs {
 	 * cursum[CURSEG_HOT_DATA] (NAT) and cursum[CURSEG_COLD_DATA] (SIT)). */
 	struct f2fs_summary_block cursum[NR_CURSEG_TYPE];
 	bool cursum_loaded;
+	int cursum_load_err;			/* 0, or why cursum[] is incomplete */
 	uint32_t curseg_segno[NR_CURSEG_TYPE];
 	uint32_t curseg_blkoff[NR_CURSEG_TYPE];
 
