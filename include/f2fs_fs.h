@@ -17,9 +17,15 @@
 
 /* ---- endianness ------------------------------------------------------ */
 
+/* <sys/stat.h> and <linux/fs.h> pull in <linux/types.h>, whose __le64 is
+ * unsigned long long; take the kernel's typedefs so both can be included. */
+#ifdef __linux__
+#include <linux/types.h>
+#else
 typedef uint16_t __le16;
 typedef uint32_t __le32;
 typedef uint64_t __le64;
+#endif
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 static inline uint16_t le16_to_cpu(__le16 v) { return v; }
