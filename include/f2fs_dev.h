@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct f2fs_dev_opts {
 	bool read_only;		/* open O_RDONLY; every write fails with -EROFS */
@@ -66,7 +67,15 @@ int f2fs_dev_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec,
 /* Hint that a range will be read soon (posix_fadvise WILLNEED). */
 int f2fs_dev_readahead(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks);
 
-/* Write nblocks blocks.  Writes are issued in call order. */
+/* Write nblocks blocks.  Writes are issued in call order.
+ *
+ * Write requests (f2fs_dev_write, f2fs_dev_pwrite, f2fs_dev_discard,
+ * f2fs_dev_zeroout) share one policy: -EROFS when read_only; a range past
+ * the end is -ENOSPC for writes, -EINVAL for discard/zero-out; otherwise
+ * the request is dropped (returns 0, counted in stats.dropped_writes) in a
+ * dry run or when stats.write_calls has reached write_limit, and is
+ * performed (counted in stats.write_calls) otherwise.  A dry run does not
+ * change what later reads return. */
 int f2fs_dev_write(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks,
 		   const void *buf);
 /* Write a byte range (for sub-block structures); prefer block writes. */
@@ -82,12 +91,19 @@ int f2fs_dev_discard(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks);
 /* Make a range read back as zeroes, without writing data where possible. */
 int f2fs_dev_zeroout(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks);
 
-/* Test hook: drop (silently succeed) every write after the n-th; 0 = off. */
+/* Test hook: drop (silently succeed) every write request after the n-th
+ * performed since open (stats.write_calls); 0 = off. */
 void f2fs_dev_set_write_limit(struct f2fs_dev *dev, uint64_t n);
 
 /* Whether path (a block device or an image file backing a loop device) is
  * mounted, from /proc/self/mountinfo.  *where receives a malloc'd mount
  * point when mounted (caller frees), may be NULL. */
 int f2fs_dev_check_mounted(const char *path, bool *mounted, char **where);
+
+/* The mountinfo scan behind f2fs_dev_check_mounted(): whether a mount of
+ * device number dev is listed in the mountinfo-format file at path (octal
+ * escapes in mount points are decoded).  Same *mounted / *where contract. */
+int f2fs_mountinfo_lookup(const char *mountinfo, dev_t dev, bool *mounted,
+			  char **where);
 
 #endif

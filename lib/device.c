@@ -1,0 +1,805 @@
+/*
+ * device.c - the I/O layer: every read and write of an F2FS volume goes
+ * through a struct f2fs_dev opened here.
+ *
+ * It owns opening regular files and block devices (size, sector size,
+ * O_EXCL), block and byte reads and writes with EINTR/short-transfer
+ * handling, batched reads (sorted, read ahead, merged into vectored
+ * reads), the write policy (read-only refuses, dry-run and the write-limit
+ * test hook drop), flush points, discard and zero-out, and detecting
+ * whether a device or image file is mounted.  Nothing here prints.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
+
+#include "f2fs_dev.h"
+#include "f2fs_fs.h"
+
+#ifndef IOV_MAX
+#define IOV_MAX 1024
+#endif
+
+#define ZERO_CHUNK		(1u << 20)	/* fallback zero-out write size */
+#define MAX_BLOCK_ADDR		(UINT64_MAX >> F2FS_BLKSIZE_BITS)
+#define MOUNTINFO_PATH		"/proc/self/mountinfo"
+#define SYS_BLOCK_PATH		"/sys/block"
+
+/* What the write policy decided for one write request. */
+enum write_verdict {
+	WRITE_PERFORM,
+	WRITE_DROP,
+};
+
+/* ---- opening ---------------------------------------------------------- */
+
+static int open_flags(const struct f2fs_dev_opts *opts, bool blkdev)
+{
+	int flags = O_CLOEXEC;
+
+	/* A dry run never writes, so it never needs write access. */
+	flags |= (opts->read_only || opts->dry_run) ? O_RDONLY : O_RDWR;
+	if (blkdev && opts->exclusive)
+		flags |= O_EXCL;
+	if (opts->direct)
+		flags |= O_DIRECT;
+	return flags;
+}
+
+static int query_blkdev_geometry(struct f2fs_dev *dev)
+{
+	uint64_t bytes;
+	int sector;
+
+	if (ioctl(dev->fd, BLKGETSIZE64, &bytes) < 0)
+		return -errno;
+	if (ioctl(dev->fd, BLKSSZGET, &sector) < 0)
+		return -errno;
+	if (sector < 512 || sector > F2FS_BLKSIZE)
+		return -EINVAL;
+	dev->size_bytes = bytes;
+	dev->sector_size = (unsigned int)sector;
+	return 0;
+}
+
+static int query_geometry(struct f2fs_dev *dev, const struct stat *st)
+{
+	if (dev->is_blkdev)
+		return query_blkdev_geometry(dev);
+	dev->size_bytes = (uint64_t)st->st_size;
+	dev->sector_size = 512;
+	return 0;
+}
+
+/* Open path with flags and make sure it is still the kind of file that
+ * stat() saw (the flags depend on it). */
+static int open_checked(const char *path, int flags, bool blkdev, struct stat *st)
+{
+	int fd = open(path, flags);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	if ((bool)S_ISBLK(st->st_mode) != blkdev ||
+	    !(S_ISBLK(st->st_mode) || S_ISREG(st->st_mode))) {
+		close(fd);
+		return -EBUSY;
+	}
+	return fd;
+}
+
+int f2fs_dev_open(const char *path, const struct f2fs_dev_opts *opts,
+		  struct f2fs_dev **out)
+{
+	static const struct f2fs_dev_opts defaults;
+	struct f2fs_dev *dev;
+	struct stat st;
+	bool blkdev;
+	int err;
+
+	if (!path || !out)
+		return -EINVAL;
+	*out = NULL;
+	if (!opts)
+		opts = &defaults;
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
+		return -ENOTBLK;
+	blkdev = S_ISBLK(st.st_mode);
+
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return -ENOMEM;
+	dev->fd = -1;
+	dev->path = strdup(path);
+	if (!dev->path) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	dev->fd = open_checked(path, open_flags(opts, blkdev), blkdev, &st);
+	if (dev->fd < 0) {
+		err = dev->fd;
+		goto fail;
+	}
+	dev->is_blkdev = blkdev;
+	dev->is_regular = !blkdev;
+	dev->read_only = opts->read_only;
+	dev->dry_run = opts->dry_run;
+	err = query_geometry(dev, &st);
+	if (err < 0)
+		goto fail;
+	*out = dev;
+	return 0;
+fail:
+	f2fs_dev_close(dev);
+	return err;
+}
+
+void f2fs_dev_close(struct f2fs_dev *dev)
+{
+	if (!dev)
+		return;
+	if (dev->fd >= 0)
+		close(dev->fd);
+	free(dev->path);
+	free(dev);
+}
+
+void f2fs_dev_set_write_limit(struct f2fs_dev *dev, uint64_t n)
+{
+	dev->write_limit = n;
+}
+
+/* ---- ranges ----------------------------------------------------------- */
+
+/* Convert a block range to bytes; -EINVAL if it cannot be expressed. */
+static int block_range(uint64_t blkaddr, uint64_t nblocks, uint64_t *off, uint64_t *len)
+{
+	if (blkaddr > MAX_BLOCK_ADDR || nblocks > MAX_BLOCK_ADDR)
+		return -EINVAL;
+	*off = blkaddr << F2FS_BLKSIZE_BITS;
+	*len = nblocks << F2FS_BLKSIZE_BITS;
+	return 0;
+}
+
+static bool range_inside(const struct f2fs_dev *dev, uint64_t off, uint64_t len)
+{
+	return len <= dev->size_bytes && off <= dev->size_bytes - len;
+}
+
+/* Validate a byte range for a transfer into one memory buffer. */
+static int check_transfer(const struct f2fs_dev *dev, uint64_t off, uint64_t len,
+			  int outside_err)
+{
+	if (len > SSIZE_MAX || off > (uint64_t)INT64_MAX)
+		return -EINVAL;
+	if (!range_inside(dev, off, len))
+		return outside_err;
+	return 0;
+}
+
+/* ---- plain transfers -------------------------------------------------- */
+
+static int pread_full(struct f2fs_dev *dev, void *buf, size_t len, uint64_t off)
+{
+	uint8_t *p = buf;
+
+	while (len > 0) {
+		ssize_t n = pread(dev->fd, p, len, (off_t)off);
+
+		dev->stats.read_calls++;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;	/* the file ended early */
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int pwrite_full(struct f2fs_dev *dev, const void *buf, size_t len, uint64_t off)
+{
+	const uint8_t *p = buf;
+
+	while (len > 0) {
+		ssize_t n = pwrite(dev->fd, p, len, (off_t)off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static uint64_t blocks_covering(uint64_t len)
+{
+	return (len + F2FS_BLKSIZE - 1) >> F2FS_BLKSIZE_BITS;
+}
+
+int f2fs_dev_pread(struct f2fs_dev *dev, uint64_t offset, size_t len, void *buf)
+{
+	int err;
+
+	if (len == 0)
+		return 0;
+	if (!buf)
+		return -EINVAL;
+	err = check_transfer(dev, offset, len, -EIO);
+	if (err < 0)
+		return err;
+	err = pread_full(dev, buf, len, offset);
+	if (err == 0)
+		dev->stats.read_blocks += blocks_covering(len);
+	return err;
+}
+
+int f2fs_dev_read(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks, void *buf)
+{
+	uint64_t off, len;
+	int err = block_range(blkaddr, nblocks, &off, &len);
+
+	if (err < 0)
+		return err;
+	return f2fs_dev_pread(dev, off, (size_t)len, buf);
+}
+
+/* ---- write policy ----------------------------------------------------- */
+
+/* Every request that changes the device (write, discard, zero-out) passes
+ * here once: refused when read-only, dropped in a dry run or past the
+ * write limit, otherwise counted as performed. */
+static enum write_verdict admit_write(struct f2fs_dev *dev)
+{
+	bool past_limit = dev->write_limit &&
+			  dev->stats.write_calls >= dev->write_limit;
+
+	if (dev->dry_run || past_limit) {
+		dev->stats.dropped_writes++;
+		return WRITE_DROP;
+	}
+	dev->stats.write_calls++;
+	return WRITE_PERFORM;
+}
+
+int f2fs_dev_pwrite(struct f2fs_dev *dev, uint64_t offset, size_t len, const void *buf)
+{
+	int err;
+
+	if (dev->read_only)
+		return -EROFS;
+	if (len == 0)
+		return 0;
+	if (!buf)
+		return -EINVAL;
+	err = check_transfer(dev, offset, len, -ENOSPC);
+	if (err < 0)
+		return err;
+	if (admit_write(dev) == WRITE_DROP)
+		return 0;
+	err = pwrite_full(dev, buf, len, offset);
+	if (err == 0)
+		dev->stats.write_blocks += blocks_covering(len);
+	return err;
+}
+
+int f2fs_dev_write(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks,
+		   const void *buf)
+{
+	uint64_t off, len;
+	int err;
+
+	if (dev->read_only)
+		return -EROFS;
+	err = block_range(blkaddr, nblocks, &off, &len);
+	if (err < 0)
+		return err;
+	return f2fs_dev_pwrite(dev, off, (size_t)len, buf);
+}
+
+int f2fs_dev_flush(struct f2fs_dev *dev)
+{
+	int ret;
+
+	dev->stats.flushes++;
+	if (dev->dry_run || dev->read_only)
+		return 0;
+	ret = dev->is_blkdev ? fsync(dev->fd) : fdatasync(dev->fd);
+	if (ret < 0 && errno == EINVAL)
+		ret = fsync(dev->fd);	/* a file system without fdatasync */
+	return ret < 0 ? -errno : 0;
+}
+
+/* ---- readahead and batched reads -------------------------------------- */
+
+static int advise_willneed(struct f2fs_dev *dev, uint64_t off, uint64_t len)
+{
+	int ret;
+
+	dev->stats.readahead_calls++;
+	ret = posix_fadvise(dev->fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
+	return -ret;
+}
+
+int f2fs_dev_readahead(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
+{
+	uint64_t off, len;
+
+	if (block_range(blkaddr, nblocks, &off, &len) < 0)
+		return -EINVAL;
+	/* A hint: clip it to the device instead of failing. */
+	if (off >= dev->size_bytes || len == 0)
+		return 0;
+	if (len > dev->size_bytes - off)
+		len = dev->size_bytes - off;
+	return advise_willneed(dev, off, len);
+}
+
+static int compare_runs(const void *a, const void *b)
+{
+	const struct f2fs_io_vec *x = a, *y = b;
+
+	if (x->blkaddr != y->blkaddr)
+		return x->blkaddr < y->blkaddr ? -1 : 1;
+	if (x->nblocks != y->nblocks)
+		return x->nblocks < y->nblocks ? -1 : 1;
+	return 0;
+}
+
+static uint64_t run_end(const struct f2fs_io_vec *run)
+{
+	return run->blkaddr + run->nblocks;
+}
+
+static int check_run(const struct f2fs_dev *dev, const struct f2fs_io_vec *run)
+{
+	uint64_t off, len;
+	int err;
+
+	if (!run->buf)
+		return -EINVAL;
+	err = block_range(run->blkaddr, run->nblocks, &off, &len);
+	if (err < 0)
+		return err;
+	return check_transfer(dev, off, len, -EIO);
+}
+
+/* Copy the non-empty runs, checking each; *count receives how many. */
+static int collect_runs(const struct f2fs_dev *dev, const struct f2fs_io_vec *vec,
+			size_t n, struct f2fs_io_vec *runs, size_t *count)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int err;
+
+		if (vec[i].nblocks == 0)
+			continue;
+		err = check_run(dev, &vec[i]);
+		if (err < 0)
+			return err;
+		runs[kept++] = vec[i];
+	}
+	*count = kept;
+	return 0;
+}
+
+/* Announce the union of the (sorted) runs, one hint per contiguous span. */
+static void announce_runs(struct f2fs_dev *dev, const struct f2fs_io_vec *runs, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		uint64_t start = runs[i].blkaddr, end = run_end(&runs[i]);
+
+		for (i++; i < n && runs[i].blkaddr <= end; i++)
+			if (run_end(&runs[i]) > end)
+				end = run_end(&runs[i]);
+		advise_willneed(dev, start << F2FS_BLKSIZE_BITS,
+				(end - start) << F2FS_BLKSIZE_BITS);
+	}
+}
+
+/* preadv until every iovec is filled, advancing over short reads. */
+static int preadv_full(struct f2fs_dev *dev, struct iovec *iov, int cnt, uint64_t off)
+{
+	while (cnt > 0) {
+		ssize_t n = preadv(dev->fd, iov, cnt, (off_t)off);
+
+		dev->stats.read_calls++;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		off += (uint64_t)n;
+		while (cnt > 0 && (size_t)n >= iov->iov_len) {
+			n -= (ssize_t)iov->iov_len;
+			iov++;
+			cnt--;
+		}
+		if (cnt > 0 && n > 0) {
+			iov->iov_base = (uint8_t *)iov->iov_base + n;
+			iov->iov_len -= (size_t)n;
+		}
+	}
+	return 0;
+}
+
+/* How many runs from runs[0] are back to back on disk (at most max). */
+static size_t adjacent_span(const struct f2fs_io_vec *runs, size_t n, size_t max)
+{
+	size_t k = 1;
+
+	while (k < n && k < max && runs[k].blkaddr == run_end(&runs[k - 1]))
+		k++;
+	return k;
+}
+
+static int read_span(struct f2fs_dev *dev, const struct f2fs_io_vec *runs, size_t k,
+		     struct iovec *iov)
+{
+	uint64_t blocks = 0;
+	int err;
+
+	for (size_t i = 0; i < k; i++) {
+		iov[i].iov_base = runs[i].buf;
+		iov[i].iov_len = (size_t)runs[i].nblocks << F2FS_BLKSIZE_BITS;
+		blocks += runs[i].nblocks;
+	}
+	err = preadv_full(dev, iov, (int)k, runs[0].blkaddr << F2FS_BLKSIZE_BITS);
+	if (err == 0)
+		dev->stats.read_blocks += blocks;
+	return err;
+}
+
+static int read_sorted_runs(struct f2fs_dev *dev, const struct f2fs_io_vec *runs, size_t n,
+			    struct iovec *iov, size_t iov_max)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t k = adjacent_span(runs + i, n - i, iov_max);
+		int err = read_span(dev, runs + i, k, iov);
+
+		if (err < 0)
+			return err;
+		i += k;
+	}
+	return 0;
+}
+
+int f2fs_dev_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n)
+{
+	size_t iov_max = n < IOV_MAX ? n : IOV_MAX;
+	struct f2fs_io_vec *runs;
+	struct iovec *iov;
+	size_t count;
+	int err;
+
+	if (n == 0)
+		return 0;
+	if (!vec || n > SIZE_MAX / sizeof(*runs))
+		return -EINVAL;
+	runs = malloc(n * sizeof(*runs));
+	iov = malloc(iov_max * sizeof(*iov));
+	if (!runs || !iov) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = collect_runs(dev, vec, n, runs, &count);
+	if (err < 0 || count == 0)
+		goto out;
+	qsort(runs, count, sizeof(*runs), compare_runs);
+	announce_runs(dev, runs, count);
+	err = read_sorted_runs(dev, runs, count, iov, iov_max);
+out:
+	free(iov);
+	free(runs);
+	return err;
+}
+
+/* ---- discard and zero-out --------------------------------------------- */
+
+static bool is_unsupported(int err)
+{
+	return err == EOPNOTSUPP || err == ENOTTY || err == ENOSYS;
+}
+
+/* Common front of discard and zero-out: -errno, 0 to drop, 1 to go on. */
+static int admit_range_op(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks,
+			  uint64_t *off, uint64_t *len)
+{
+	int err;
+
+	if (dev->read_only)
+		return -EROFS;
+	err = block_range(blkaddr, nblocks, off, len);
+	if (err < 0)
+		return err;
+	if (!range_inside(dev, *off, *len) || *off > (uint64_t)INT64_MAX)
+		return -EINVAL;
+	if (*len == 0)
+		return 0;
+	return admit_write(dev) == WRITE_PERFORM ? 1 : 0;
+}
+
+static int punch_hole(struct f2fs_dev *dev, uint64_t off, uint64_t len)
+{
+	int mode = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE;
+
+	if (fallocate(dev->fd, mode, (off_t)off, (off_t)len) == 0)
+		return 0;
+	return is_unsupported(errno) ? -EOPNOTSUPP : -errno;
+}
+
+static int blkdev_range_ioctl(struct f2fs_dev *dev, unsigned long request,
+			      uint64_t off, uint64_t len)
+{
+	uint64_t range[2] = { off, len };
+
+	if (ioctl(dev->fd, request, range) == 0)
+		return 0;
+	return is_unsupported(errno) ? -EOPNOTSUPP : -errno;
+}
+
+int f2fs_dev_discard(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
+{
+	uint64_t off, len;
+	int ret = admit_range_op(dev, blkaddr, nblocks, &off, &len);
+
+	if (ret <= 0)
+		return ret;
+	if (dev->is_blkdev)
+		return blkdev_range_ioctl(dev, BLKDISCARD, off, len);
+	return punch_hole(dev, off, len);
+}
+
+static int write_zeroes(struct f2fs_dev *dev, uint64_t off, uint64_t len)
+{
+	uint8_t *zero = aligned_alloc(F2FS_BLKSIZE, ZERO_CHUNK);
+	int err = 0;
+
+	if (!zero)
+		return -ENOMEM;
+	memset(zero, 0, ZERO_CHUNK);
+	while (len > 0 && err == 0) {
+		size_t chunk = len < ZERO_CHUNK ? (size_t)len : ZERO_CHUNK;
+
+		err = pwrite_full(dev, zero, chunk, off);
+		off += chunk;
+		len -= chunk;
+	}
+	free(zero);
+	return err;
+}
+
+static int zero_file_range(struct f2fs_dev *dev, uint64_t off, uint64_t len)
+{
+	int mode = FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE;
+
+	if (fallocate(dev->fd, mode, (off_t)off, (off_t)len) == 0)
+		return 0;
+	if (!is_unsupported(errno))
+		return -errno;
+	return punch_hole(dev, off, len);
+}
+
+int f2fs_dev_zeroout(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
+{
+	uint64_t off, len;
+	int ret = admit_range_op(dev, blkaddr, nblocks, &off, &len);
+
+	if (ret <= 0)
+		return ret;
+	if (dev->is_blkdev)
+		ret = blkdev_range_ioctl(dev, BLKZEROOUT, off, len);
+	else
+		ret = zero_file_range(dev, off, len);
+	if (ret == -EOPNOTSUPP)
+		ret = write_zeroes(dev, off, len);
+	if (ret == 0)
+		dev->stats.write_blocks += nblocks;
+	return ret;
+}
+
+/* ---- mount detection -------------------------------------------------- */
+
+static int octal_digit(char c)
+{
+	return c >= '0' && c <= '7' ? c - '0' : -1;
+}
+
+/* Undo the \ooo escapes the kernel uses for space, tab, newline and '\'. */
+static void unescape_octal(char *s)
+{
+	char *out = s;
+
+	while (*s) {
+		int a, b, c;
+
+		if (s[0] == '\\' && (a = octal_digit(s[1])) >= 0 &&
+		    (b = octal_digit(s[2])) >= 0 && (c = octal_digit(s[3])) >= 0) {
+			*out++ = (char)(a * 64 + b * 8 + c);
+			s += 4;
+		} else {
+			*out++ = *s++;
+		}
+	}
+	*out = '\0';
+}
+
+/* Split a mountinfo line: "id parent major:minor root mountpoint ...".
+ * The mount point is unescaped in place. */
+static bool parse_mountinfo_line(char *line, unsigned int *maj, unsigned int *min,
+				 char **mnt)
+{
+	char *save = NULL, *field = NULL;
+	char extra;
+
+	for (int i = 0; i < 5; i++) {
+		field = strtok_r(i ? NULL : line, " \n", &save);
+		if (!field)
+			return false;
+		if (i == 2 && sscanf(field, "%u:%u%c", maj, min, &extra) != 2)
+			return false;
+	}
+	unescape_octal(field);
+	*mnt = field;
+	return true;
+}
+
+static int report_mount(const char *mnt, bool *mounted, char **where)
+{
+	*mounted = true;
+	if (!where)
+		return 0;
+	*where = strdup(mnt);
+	return *where ? 0 : -ENOMEM;
+}
+
+int f2fs_mountinfo_lookup(const char *mountinfo, dev_t dev, bool *mounted, char **where)
+{
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	*mounted = false;
+	if (where)
+		*where = NULL;
+	f = fopen(mountinfo, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) >= 0) {
+		unsigned int maj, min;
+		char *mnt;
+
+		if (!parse_mountinfo_line(line, &maj, &min, &mnt))
+			continue;
+		if (maj == major(dev) && min == minor(dev)) {
+			err = report_mount(mnt, mounted, where);
+			break;
+		}
+	}
+	free(line);
+	fclose(f);
+	return err;
+}
+
+/* Read a one-line sysfs attribute without its newline. */
+static bool read_sysfs_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "re");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, (int)size, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
+/* Whether the loop device's backing file is the file we were given, by
+ * path or by identity (the same file reached by another name). */
+static bool backs_loop(const char *backing, const char *real, const struct stat *st)
+{
+	struct stat bst;
+
+	if (real && strcmp(backing, real) == 0)
+		return true;
+	return stat(backing, &bst) == 0 && S_ISREG(bst.st_mode) &&
+	       bst.st_dev == st->st_dev && bst.st_ino == st->st_ino;
+}
+
+/* If loop device `name` is backed by our file and mounted, say so. */
+static int check_one_loop(const char *name, const char *real, const struct stat *st,
+			  bool *mounted, char **where)
+{
+	char path[PATH_MAX], backing[PATH_MAX], devno[32];
+	unsigned int maj, min;
+	char extra;
+
+	snprintf(path, sizeof(path), SYS_BLOCK_PATH "/%s/loop/backing_file", name);
+	if (!read_sysfs_line(path, backing, sizeof(backing)))
+		return 0;	/* not attached */
+	if (!backs_loop(backing, real, st))
+		return 0;
+	snprintf(path, sizeof(path), SYS_BLOCK_PATH "/%s/dev", name);
+	if (!read_sysfs_line(path, devno, sizeof(devno)) ||
+	    sscanf(devno, "%u:%u%c", &maj, &min, &extra) != 2)
+		return 0;
+	return f2fs_mountinfo_lookup(MOUNTINFO_PATH, makedev(maj, min), mounted, where);
+}
+
+static int check_loop_backing(const char *path, const struct stat *st, bool *mounted,
+			      char **where)
+{
+	char *real = realpath(path, NULL);
+	DIR *dir = opendir(SYS_BLOCK_PATH);
+	struct dirent *de;
+	int err = 0;
+
+	if (!dir) {
+		free(real);
+		return 0;	/* no sysfs: no loop devices to look at */
+	}
+	while (!*mounted && err == 0 && (de = readdir(dir)) != NULL) {
+		if (strncmp(de->d_name, "loop", 4) == 0)
+			err = check_one_loop(de->d_name, real, st, mounted, where);
+	}
+	closedir(dir);
+	free(real);
+	return err;
+}
+
+int f2fs_dev_check_mounted(const char *path, bool *mounted, char **where)
+{
+	struct stat st;
+
+	if (!path || !mounted)
+		return -EINVAL;
+	*mounted = false;
+	if (where)
+		*where = NULL;
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (S_ISBLK(st.st_mode))
+		return f2fs_mountinfo_lookup(MOUNTINFO_PATH, st.st_rdev, mounted, where);
+	if (S_ISREG(st.st_mode))
+		return check_loop_backing(path, &st, mounted, where);
+	return 0;
+}

@@ -1,0 +1,411 @@
+/*
+ * test_device.c - the device layer on temporary regular files: block and
+ * byte round trips, reads past the end, batched reads (sorting, merging
+ * adjacent runs into one preadv, IOV_MAX splitting, readahead hints),
+ * read-only, dry-run, the write-limit hook, flush counting, discard,
+ * zero-out, open errors and check_mounted on an unmounted file.
+ *
+ * The file's contents are always checked with plain pread(), not through
+ * the layer under test.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "f2fs_dev.h"
+#include "f2fs_err.h"
+#include "f2fs_fs.h"
+#include "unit.h"
+
+#define NBLOCKS		64
+
+static char dir[256];
+
+/* The byte at offset i of the original pattern. */
+static uint8_t pattern_byte(uint64_t i)
+{
+	return (uint8_t)((i >> 12) * 7 + (i & 0xFFF) * 13 + 1);
+}
+
+static void fill_pattern(uint8_t *buf, uint64_t off, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		buf[i] = pattern_byte(off + i);
+}
+
+static bool block_has_pattern(const uint8_t *buf, uint64_t blkaddr)
+{
+	for (size_t i = 0; i < F2FS_BLKSIZE; i++)
+		if (buf[i] != pattern_byte(blkaddr * F2FS_BLKSIZE + i))
+			return false;
+	return true;
+}
+
+static bool all_bytes(const uint8_t *buf, size_t len, uint8_t v)
+{
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] != v)
+			return false;
+	return true;
+}
+
+/* A fresh file of `bytes` holding the pattern; returns its path. */
+static const char *make_file(const char *name, uint64_t bytes)
+{
+	static char path[512];
+	uint8_t *buf = malloc(bytes);
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+	fill_pattern(buf, 0, bytes);
+	CHECK(fd >= 0 && write(fd, buf, bytes) == (ssize_t)bytes);
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return path;
+}
+
+/* Read a block of the file directly, bypassing the layer. */
+static void raw_block(const char *path, uint64_t blkaddr, uint8_t *buf)
+{
+	int fd = open(path, O_RDONLY);
+
+	CHECK(fd >= 0 && pread(fd, buf, F2FS_BLKSIZE, (off_t)(blkaddr * F2FS_BLKSIZE)) ==
+	      F2FS_BLKSIZE);
+	if (fd >= 0)
+		close(fd);
+}
+
+static struct f2fs_dev *open_dev(const char *path, bool read_only, bool dry_run)
+{
+	struct f2fs_dev_opts opts = { .read_only = read_only, .dry_run = dry_run };
+	struct f2fs_dev *dev = NULL;
+
+	CHECK_EQ_U64(f2fs_dev_open(path, &opts, &dev), 0);
+	if (!dev) {
+		fprintf(stderr, "cannot open %s, stopping\n", path);
+		exit(1);
+	}
+	return dev;
+}
+
+static void test_open(void)
+{
+	const char *path = make_file("open.img", NBLOCKS * F2FS_BLKSIZE + 100);
+	struct f2fs_dev *dev = NULL;
+
+	CHECK_EQ_U64(f2fs_dev_open(path, NULL, &dev), 0);
+	CHECK(dev != NULL);
+	if (dev) {
+		CHECK(dev->is_regular && !dev->is_blkdev);
+		CHECK_EQ_U64(dev->size_bytes, NBLOCKS * F2FS_BLKSIZE + 100);
+		CHECK_EQ_U64(dev->sector_size, 512);
+		CHECK(strcmp(dev->path, path) == 0);
+		CHECK(!dev->read_only && !dev->dry_run);
+		f2fs_dev_close(dev);
+	}
+	dev = (struct f2fs_dev *)1;
+	CHECK_EQ_U64(f2fs_dev_open("/nonexistent/f2fs.img", NULL, &dev), (uint64_t)-ENOENT);
+	CHECK(dev == NULL);
+	CHECK_EQ_U64(f2fs_dev_open(dir, NULL, &dev), (uint64_t)-ENOTBLK);
+	CHECK_EQ_U64(f2fs_dev_open("/dev/null", NULL, &dev), (uint64_t)-ENOTBLK);
+	f2fs_dev_close(NULL);
+}
+
+static void test_read_write(void)
+{
+	const char *path = make_file("rw.img", NBLOCKS * F2FS_BLKSIZE + 100);
+	struct f2fs_dev *dev = open_dev(path, false, false);
+	static uint8_t buf[4 * F2FS_BLKSIZE], raw[F2FS_BLKSIZE];
+	uint8_t bytes[10];
+
+	CHECK_EQ_U64(f2fs_dev_read(dev, 3, 2, buf), 0);
+	CHECK(block_has_pattern(buf, 3) && block_has_pattern(buf + F2FS_BLKSIZE, 4));
+	CHECK_EQ_U64(dev->stats.read_calls, 1);
+	CHECK_EQ_U64(dev->stats.read_blocks, 2);
+
+	memset(buf, 0xAB, F2FS_BLKSIZE);
+	CHECK_EQ_U64(f2fs_dev_write(dev, 5, 1, buf), 0);
+	CHECK_EQ_U64(dev->stats.write_calls, 1);
+	CHECK_EQ_U64(dev->stats.write_blocks, 1);
+	raw_block(path, 5, raw);
+	CHECK(all_bytes(raw, F2FS_BLKSIZE, 0xAB));
+	raw_block(path, 6, raw);
+	CHECK(block_has_pattern(raw, 6));
+	memset(buf, 0, F2FS_BLKSIZE);
+	CHECK_EQ_U64(f2fs_dev_read(dev, 5, 1, buf), 0);
+	CHECK(all_bytes(buf, F2FS_BLKSIZE, 0xAB));
+
+	/* Byte variants at an unaligned offset. */
+	CHECK_EQ_U64(f2fs_dev_pwrite(dev, 6 * F2FS_BLKSIZE + 1000, 10, "0123456789"), 0);
+	CHECK_EQ_U64(f2fs_dev_pread(dev, 6 * F2FS_BLKSIZE + 1000, 10, bytes), 0);
+	CHECK(memcmp(bytes, "0123456789", 10) == 0);
+	raw_block(path, 6, raw);
+	CHECK(memcmp(raw + 1000, "0123456789", 10) == 0 && raw[999] == pattern_byte(6 * 4096 + 999));
+	/* The 100-byte tail past the last whole block is readable by bytes. */
+	CHECK_EQ_U64(f2fs_dev_pread(dev, NBLOCKS * F2FS_BLKSIZE + 90, 10, bytes), 0);
+
+	/* Past the end. */
+	CHECK_EQ_U64(f2fs_dev_read(dev, NBLOCKS - 1, 2, buf), (uint64_t)-EIO);
+	CHECK_EQ_U64(f2fs_dev_read(dev, NBLOCKS, 1, buf), (uint64_t)-EIO);
+	CHECK_EQ_U64(f2fs_dev_read(dev, UINT64_MAX / 2, 1, buf), (uint64_t)-EINVAL);
+	CHECK_EQ_U64(f2fs_dev_pread(dev, NBLOCKS * F2FS_BLKSIZE + 95, 10, bytes), (uint64_t)-EIO);
+	CHECK_EQ_U64(f2fs_dev_pread(dev, UINT64_MAX - 3, 10, bytes), (uint64_t)-EINVAL);
+	CHECK_EQ_U64(f2fs_dev_write(dev, NBLOCKS, 1, buf), (uint64_t)-ENOSPC);
+	CHECK_EQ_U64(f2fs_dev_pwrite(dev, NBLOCKS * F2FS_BLKSIZE + 95, 10, bytes),
+		     (uint64_t)-ENOSPC);
+	CHECK_EQ_U64(f2fs_dev_read(dev, 0, 0, buf), 0);
+
+	CHECK_EQ_U64(f2fs_dev_flush(dev), 0);
+	CHECK_EQ_U64(f2fs_dev_flush(dev), 0);
+	CHECK_EQ_U64(dev->stats.flushes, 2);
+	f2fs_dev_close(dev);
+}
+
+/* The file is only ever NBLOCKS of the pattern here. */
+static void check_batch_buffers(const struct f2fs_io_vec *vec, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (uint32_t b = 0; b < vec[i].nblocks; b++)
+			CHECK(block_has_pattern((uint8_t *)vec[i].buf + b * F2FS_BLKSIZE,
+						vec[i].blkaddr + b));
+}
+
+static void test_batch(void)
+{
+	const char *path = make_file("batch.img", NBLOCKS * F2FS_BLKSIZE);
+	struct f2fs_dev *dev = open_dev(path, true, false);
+	static uint8_t bufs[8][2 * F2FS_BLKSIZE];
+	struct f2fs_io_vec vec[] = {
+		{ 10, 2, bufs[0] }, { 3, 1, bufs[1] }, { 12, 1, bufs[2] },
+		{ 4, 2, bufs[3] }, { 20, 1, bufs[4] }, { 0, 1, bufs[5] },
+		{ 30, 0, NULL }, { 3, 1, bufs[6] },
+	};
+	size_t n = sizeof(vec) / sizeof(vec[0]);
+	struct f2fs_io_vec keep[sizeof(vec) / sizeof(vec[0])];
+
+	memcpy(keep, vec, sizeof(vec));
+	CHECK_EQ_U64(f2fs_dev_read_batch(dev, vec, n), 0);
+	/* The caller's array is untouched; every buffer has its blocks. */
+	CHECK(memcmp(keep, vec, sizeof(vec)) == 0);
+	check_batch_buffers(vec, n);
+	/* Spans [0] [3 3+4..5] [10..11 12] [20]: the duplicate block 3 is not
+	 * adjacent to the other block-3 run, so that is 5 reads. */
+	CHECK_EQ_U64(dev->stats.read_calls, 5);
+	CHECK_EQ_U64(dev->stats.read_blocks, 9);
+	/* Readahead once per contiguous union: [0] [3..5] [10..12] [20]. */
+	CHECK_EQ_U64(dev->stats.readahead_calls, 4);
+
+	/* A run past the end fails the whole batch before any read. */
+	struct f2fs_io_vec bad[] = { { 1, 1, bufs[0] }, { NBLOCKS - 1, 2, bufs[7] } };
+	uint64_t calls = dev->stats.read_calls;
+
+	CHECK_EQ_U64(f2fs_dev_read_batch(dev, bad, 2), (uint64_t)-EIO);
+	CHECK_EQ_U64(dev->stats.read_calls, calls);
+	bad[1].blkaddr = NBLOCKS;
+	bad[1].nblocks = 1;
+	CHECK_EQ_U64(f2fs_dev_read_batch(dev, bad, 2), (uint64_t)-EIO);
+	bad[1].blkaddr = 2;
+	bad[1].buf = NULL;
+	CHECK_EQ_U64(f2fs_dev_read_batch(dev, bad, 2), (uint64_t)-EINVAL);
+	CHECK_EQ_U64(f2fs_dev_read_batch(dev, NULL, 0), 0);
+	f2fs_dev_close(dev);
+}
+
+/* More adjacent runs than one preadv takes: split at IOV_MAX. */
+static void test_batch_iov_max(void)
+{
+	enum { RUNS = 1500 };
+	const char *path = make_file("iovmax.img", (uint64_t)RUNS * F2FS_BLKSIZE);
+	struct f2fs_dev *dev = open_dev(path, true, false);
+	struct f2fs_io_vec *vec = calloc(RUNS, sizeof(*vec));
+	uint8_t *buf = malloc((size_t)RUNS * F2FS_BLKSIZE);
+
+	/* Given in reverse order. */
+	for (size_t i = 0; i < RUNS; i++) {
+		vec[i].blkaddr = RUNS - 1 - i;
+		vec[i].nblocks = 1;
+		vec[i].buf = buf + (RUNS - 1 - i) * F2FS_BLKSIZE;
+	}
+	CHECK_EQ_U64(f2fs_dev_read_batch(dev, vec, RUNS), 0);
+	CHECK_EQ_U64(dev->stats.read_calls, (RUNS + 1023) / 1024);
+	CHECK_EQ_U64(dev->stats.read_blocks, RUNS);
+	CHECK_EQ_U64(dev->stats.readahead_calls, 1);
+	check_batch_buffers(vec, RUNS);
+	free(buf);
+	free(vec);
+	f2fs_dev_close(dev);
+}
+
+static void test_readahead(void)
+{
+	const char *path = make_file("ra.img", NBLOCKS * F2FS_BLKSIZE);
+	struct f2fs_dev *dev = open_dev(path, true, false);
+
+	CHECK_EQ_U64(f2fs_dev_readahead(dev, 0, NBLOCKS), 0);
+	CHECK_EQ_U64(f2fs_dev_readahead(dev, NBLOCKS - 2, 100), 0);	/* clipped */
+	CHECK_EQ_U64(dev->stats.readahead_calls, 2);
+	CHECK_EQ_U64(f2fs_dev_readahead(dev, NBLOCKS + 5, 1), 0);	/* nothing to do */
+	CHECK_EQ_U64(dev->stats.readahead_calls, 2);
+	f2fs_dev_close(dev);
+}
+
+static void test_read_only(void)
+{
+	const char *path = make_file("ro.img", NBLOCKS * F2FS_BLKSIZE);
+	struct f2fs_dev *dev = open_dev(path, true, false);
+	static uint8_t buf[F2FS_BLKSIZE];
+
+	CHECK(dev->read_only);
+	CHECK_EQ_U64(f2fs_dev_read(dev, 1, 1, buf), 0);
+	CHECK_EQ_U64(f2fs_dev_write(dev, 1, 1, buf), (uint64_t)-EROFS);
+	CHECK_EQ_U64(f2fs_dev_write(dev, 1, 0, buf), (uint64_t)-EROFS);
+	CHECK_EQ_U64(f2fs_dev_pwrite(dev, 10, 1, buf), (uint64_t)-EROFS);
+	CHECK_EQ_U64(f2fs_dev_discard(dev, 1, 1), (uint64_t)-EROFS);
+	CHECK_EQ_U64(f2fs_dev_zeroout(dev, 1, 1), (uint64_t)-EROFS);
+	CHECK_EQ_U64(dev->stats.write_calls + dev->stats.dropped_writes, 0);
+	CHECK_EQ_U64(f2fs_dev_flush(dev), 0);
+	f2fs_dev_close(dev);
+}
+
+static void test_dry_run(void)
+{
+	const char *path = make_file("dry.img", NBLOCKS * F2FS_BLKSIZE);
+	struct f2fs_dev *dev = open_dev(path, false, true);
+	static uint8_t buf[F2FS_BLKSIZE], raw[F2FS_BLKSIZE];
+
+	CHECK(dev->dry_run);
+	memset(buf, 0x5A, sizeof(buf));
+	CHECK_EQ_U64(f2fs_dev_write(dev, 2, 1, buf), 0);
+	CHECK_EQ_U64(f2fs_dev_pwrite(dev, 100, 10, buf), 0);
+	CHECK_EQ_U64(f2fs_dev_discard(dev, 3, 2), 0);
+	CHECK_EQ_U64(f2fs_dev_zeroout(dev, 5, 2), 0);
+	CHECK_EQ_U64(f2fs_dev_flush(dev), 0);
+	CHECK_EQ_U64(dev->stats.dropped_writes, 4);
+	CHECK_EQ_U64(dev->stats.write_calls, 0);
+	CHECK_EQ_U64(dev->stats.flushes, 1);
+	/* Still validated: a bad range is an error, not a silent drop. */
+	CHECK_EQ_U64(f2fs_dev_write(dev, NBLOCKS, 1, buf), (uint64_t)-ENOSPC);
+	CHECK_EQ_U64(dev->stats.dropped_writes, 4);
+	f2fs_dev_close(dev);
+	for (uint64_t b = 0; b < NBLOCKS; b++) {
+		raw_block(path, b, raw);
+		CHECK(block_has_pattern(raw, b));
+	}
+}
+
+static void test_write_limit(void)
+{
+	const char *path = make_file("limit.img", NBLOCKS * F2FS_BLKSIZE);
+	struct f2fs_dev *dev = open_dev(path, false, false);
+	static uint8_t buf[F2FS_BLKSIZE], raw[F2FS_BLKSIZE];
+
+	f2fs_dev_set_write_limit(dev, 3);
+	CHECK_EQ_U64(dev->write_limit, 3);
+	for (uint64_t b = 0; b < 6; b++) {
+		memset(buf, (int)(0xC0 + b), sizeof(buf));
+		CHECK_EQ_U64(f2fs_dev_write(dev, b, 1, buf), 0);
+	}
+	CHECK_EQ_U64(f2fs_dev_zeroout(dev, 10, 1), 0);	/* dropped as well */
+	CHECK_EQ_U64(dev->stats.write_calls, 3);
+	CHECK_EQ_U64(dev->stats.dropped_writes, 4);
+	CHECK_EQ_U64(f2fs_dev_flush(dev), 0);
+	f2fs_dev_close(dev);
+	for (uint64_t b = 0; b < 11; b++) {
+		raw_block(path, b, raw);
+		if (b < 3)
+			CHECK(all_bytes(raw, F2FS_BLKSIZE, (uint8_t)(0xC0 + b)));
+		else
+			CHECK(block_has_pattern(raw, b));
+	}
+
+	/* Limit 0 means no limit. */
+	dev = open_dev(path, false, false);
+	f2fs_dev_set_write_limit(dev, 0);
+	for (uint64_t b = 0; b < 6; b++)
+		CHECK_EQ_U64(f2fs_dev_write(dev, b, 1, buf), 0);
+	CHECK_EQ_U64(dev->stats.write_calls, 6);
+	CHECK_EQ_U64(dev->stats.dropped_writes, 0);
+	f2fs_dev_close(dev);
+}
+
+static void check_zero_range(const char *path, uint64_t first, uint64_t count)
+{
+	static uint8_t raw[F2FS_BLKSIZE];
+	struct stat st;
+
+	for (uint64_t b = 0; b < NBLOCKS; b++) {
+		raw_block(path, b, raw);
+		if (b >= first && b < first + count)
+			CHECK(all_bytes(raw, F2FS_BLKSIZE, 0));
+		else
+			CHECK(block_has_pattern(raw, b));
+	}
+	CHECK(stat(path, &st) == 0 && st.st_size == NBLOCKS * F2FS_BLKSIZE);
+}
+
+static void test_discard_zeroout(void)
+{
+	const char *path = make_file("discard.img", NBLOCKS * F2FS_BLKSIZE);
+	struct f2fs_dev *dev = open_dev(path, false, false);
+
+	CHECK_EQ_U64(f2fs_dev_discard(dev, 2, 3), 0);
+	CHECK_EQ_U64(dev->stats.write_calls, 1);
+	CHECK_EQ_U64(f2fs_dev_discard(dev, NBLOCKS - 1, 2), (uint64_t)-EINVAL);
+	CHECK_EQ_U64(f2fs_dev_discard(dev, 0, 0), 0);
+	f2fs_dev_close(dev);
+	check_zero_range(path, 2, 3);
+
+	path = make_file("zero.img", NBLOCKS * F2FS_BLKSIZE);
+	dev = open_dev(path, false, false);
+	CHECK_EQ_U64(f2fs_dev_zeroout(dev, 7, 3), 0);
+	CHECK_EQ_U64(f2fs_dev_zeroout(dev, NBLOCKS, 1), (uint64_t)-EINVAL);
+	CHECK_EQ_U64(dev->stats.write_calls, 1);
+	CHECK_EQ_U64(dev->stats.write_blocks, 3);
+	f2fs_dev_close(dev);
+	check_zero_range(path, 7, 3);
+}
+
+static void test_not_mounted(void)
+{
+	const char *path = make_file("mnt.img", NBLOCKS * F2FS_BLKSIZE);
+	char *where = (char *)"junk";
+	bool mounted = true;
+
+	CHECK_EQ_U64(f2fs_dev_check_mounted(path, &mounted, &where), 0);
+	CHECK(!mounted);
+	CHECK(where == NULL);
+	mounted = true;
+	CHECK_EQ_U64(f2fs_dev_check_mounted(path, &mounted, NULL), 0);
+	CHECK(!mounted);
+}
+
+int main(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(dir, sizeof(dir), "%s/f2fs-test-device-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "mkdtemp failed\n");
+		return 1;
+	}
+	test_open();
+	test_read_write();
+	test_batch();
+	test_batch_iov_max();
+	test_readahead();
+	test_read_only();
+	test_dry_run();
+	test_write_limit();
+	test_discard_zeroout();
+	test_not_mounted();
+
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "warning: could not remove %s\n", dir);
+	return unit_finish("test_device");
+}
