@@ -31,10 +31,50 @@ struct f2fs_nat_model {
 	struct nat_journal_entry journal[NAT_JOURNAL_ENTRIES];
 	struct f2fs_nat_entry *journal_shadowed;	/* block value under each journal entry */
 	uint32_t valid_nodes;		/* entries with block_addr != 0, nid >= 3 */
+	/* added by the model part: */
+	uint32_t bitmap_bytes;		/* size of cur_bitmap: ceil(nat_blocks / 8) */
+	bool journal_loaded;		/* journal[] holds a journal (f2fs_nat_load_journal) */
+	bool journal_dirty;		/* journal[] changed since it was loaded */
+	uint32_t journal_bad;		/* journal entries ignored: beyond capacity,
+					 * nid >= max_nid, or a repeated nid */
 };
 
+/*
+ * Conventions:
+ * - A nid's value is known when its NAT block is loaded (block_loaded) or
+ *   when the nid is in the journal.  f2fs_nat_get() returns -ENODATA for
+ *   any other nid; f2fs_nat_set() returns -ENODATA for a nid of a block that
+ *   is not loaded (and not in the journal).
+ * - block_used, valid_nodes and f2fs_nat_compute_bits() cover loaded blocks
+ *   only (with journal values applied); after f2fs_nat_load_all() that is
+ *   the whole NAT.
+ * - A journal entry overrides the block: setting a nid that is in the
+ *   journal changes the journal entry (journal_dirty), not the block.  As in
+ *   the kernel's lookup, the first journal entry of a nid is the one that
+ *   counts; later repeats are ignored (and counted in journal_bad).
+ * - Which copy of block b is current comes from nm->cur_bitmap (a copy of
+ *   the checkpoint's NAT version bitmap, flipped by f2fs_nat_flush()).
+ */
+
+/* nat_bitmap: the NAT version bitmap (ceil(nat_blocks / 8) bytes, where
+ * nat_blocks = ceil(max_nid / 455)), or NULL for all-zero. */
 int f2fs_nat_init(struct f2fs_nat_model *nm, uint32_t max_nid, const uint8_t *nat_bitmap);
 void f2fs_nat_free(struct f2fs_nat_model *nm);
+
+/* Take the NAT journal (replacing one loaded before).  f2fs_nat_load_all()
+ * and f2fs_nat_load_blocks() call it with the volume's journal when none is
+ * loaded yet.  Returns -EFSCORRUPTED if entries had to be ignored (they are
+ * counted in journal_bad; the others are still applied). */
+int f2fs_nat_load_journal(struct f2fs_nat_model *nm, const struct f2fs_journal *j);
+/* Write the journal as it now stands into j (n_nats and entries). */
+void f2fs_nat_journal_to_raw(const struct f2fs_nat_model *nm, struct f2fs_journal *j);
+/* Treat every block not loaded yet as loaded and all-zero (a NAT built
+ * from scratch, e.g. by mkfs or a test). */
+void f2fs_nat_mark_all_loaded(struct f2fs_nat_model *nm);
+/* Address of the current copy of NAT block b according to nm->cur_bitmap
+ * (copy0 = nat_blkaddr + (b / 512) * 1024 + b % 512, copy1 = copy0 + 512). */
+uint32_t f2fs_nat_block_addr(const struct f2fs_fs *fs,
+			     const struct f2fs_nat_model *nm, uint32_t b);
 
 /* Load every NAT block (current copy) in batches, then apply the journal. */
 int f2fs_nat_load_all(struct f2fs_fs *fs, struct f2fs_nat_model *nm);
@@ -52,14 +92,18 @@ int f2fs_nat_set(struct f2fs_nat_model *nm, uint32_t nid,
 bool f2fs_nat_in_journal(const struct f2fs_nat_model *nm, uint32_t nid);
 
 /* nat_bits as they should be: full/empty bitmaps, LSB-first, nat_blocks
- * bits each (caller provides nat_blocks/8 bytes each). */
+ * bits each (caller provides (nat_blocks + 7) / 8 bytes each; a block not
+ * loaded gets neither bit). */
 void f2fs_nat_compute_bits(const struct f2fs_nat_model *nm, uint8_t *full,
 			   uint8_t *empty);
 
 /* Write all dirty blocks to their inactive copies and flip their bits in
  * nm->cur_bitmap (the caller puts that bitmap in the next checkpoint).
- * Journal entries are moved into blocks first when move_journal is set.
- * All blocks to rewrite are read in one batch before any write. */
+ * Journal entries are moved into blocks first when move_journal is set
+ * (n_journal becomes 0; blocks they need are loaded first).  All blocks to
+ * rewrite are read in one batch before any write.  Call it at most once per
+ * checkpoint: a second flush before the checkpoint is committed would
+ * write over the committed copy. */
 int f2fs_nat_flush(struct f2fs_fs *fs, struct f2fs_nat_model *nm, bool move_journal);
 
 #endif

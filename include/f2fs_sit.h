@@ -44,6 +44,10 @@ struct f2fs_sit_model {
 	uint32_t free_segs;		/* segments with valid_blocks == 0 */
 	uint32_t free_secs;		/* sections with valid_blocks == 0 */
 	uint64_t total_valid_blocks;
+	/* segnos with dirty set, in the order they became dirty (so a
+	 * checkpoint or a SIT writer visits only those) */
+	uint32_t *dirty_segs;
+	uint32_t n_dirty;
 };
 
 int f2fs_sit_init(struct f2fs_sit_model *m, uint32_t main_segs, uint32_t segs_per_sec);
@@ -53,16 +57,21 @@ void f2fs_sit_free(struct f2fs_sit_model *m);
  * was valid (counts are then updated as the kernel does for that case). */
 int f2fs_sit_alloc_block(struct f2fs_sit_model *m, uint32_t segno, uint32_t blkoff);
 /* Invalidate n consecutive blocks of one segment. -EINVAL on range error,
- * -ENOENT if some block was not valid (others are still released). */
+ * -ENOENT if some block was not valid (others are still released; a block
+ * that was not valid changes no count). */
 int f2fs_sit_release_blocks(struct f2fs_sit_model *m, uint32_t segno,
 			    uint32_t blkoff, uint32_t n);
+/* Set a segment's type (stored as the 6 bits the disk has); marks it dirty.
+ * Out-of-range segnos are ignored. */
 void f2fs_sit_set_type(struct f2fs_sit_model *m, uint32_t segno, unsigned int type);
 
 /* Checkpoint: copy current state to checkpoint state for dirty segments
  * and recompute the section checkpoint sums of the sections touched. */
 void f2fs_sit_checkpoint(struct f2fs_sit_model *m);
 
-/* Load one raw entry (both current and checkpoint state).  Returns
+/* Load one raw entry (both current and checkpoint state; counts, section
+ * sums and free counts are kept up to date).  -EINVAL if segno is out of
+ * range.  Otherwise returns
  * -EFSCORRUPTED if the entry is insane (count vs popcount, type >= 6,
  * count > 512); the entry is loaded anyway so a checker can inspect it. */
 int f2fs_sit_load_entry(struct f2fs_sit_model *m, uint32_t segno,
@@ -74,7 +83,10 @@ void f2fs_sit_to_raw(const struct f2fs_sit_model *m, uint32_t segno,
 		     struct f2fs_sit_entry *raw);
 
 /* Read the current SIT copy of a mounted volume in large batched reads,
- * then apply the SIT journal.  *bad_entries counts insane entries. */
+ * then apply the SIT journal.  *bad_entries counts insane entries
+ * (including journal entries with segno >= main_segs, which are ignored).
+ * m need not be initialised: f2fs_sit_load() initialises it from fs's
+ * geometry; on failure m is left freed.  Free it with f2fs_sit_free(). */
 int f2fs_sit_load(struct f2fs_fs *fs, struct f2fs_sit_model *m,
 		  uint32_t *bad_entries);
 

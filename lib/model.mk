@@ -1,2 +1,2 @@
 # lib/model.mk: SIT and NAT models.
-lib_libf2fs_a_SOURCES +=
+lib_libf2fs_a_SOURCES += lib/sit.c lib/nat.c

@@ -1,0 +1,648 @@
+/*
+ * nat.c - the in-memory NAT model: the entry of every nid as the kernel
+ * sees it (NAT journal over NAT block), per-block use counts for nat_bits,
+ * dirty tracking, and the batched loader and flusher.
+ *
+ * Owns: struct f2fs_nat_model.  ent[] is calloc'd for max_nid entries and
+ * only the blocks that hold something are copied into it, so the pages of
+ * an empty NAT are never touched.  Reads go through f2fs_dev_read_batch()
+ * with every block of a step announced first; nothing reads one block at
+ * a time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs_err.h"
+#include "f2fs_mount.h"
+#include "f2fs_nat.h"
+
+/* NAT blocks per f2fs_dev_read_batch() call when loading (4 MiB). */
+#define NAT_LOAD_BATCH	1024u
+#define NAT_ENTRY_BYTES	(NAT_ENTRY_PER_BLOCK * sizeof(struct f2fs_nat_entry))
+
+/* ---- small helpers ----------------------------------------------------- */
+
+static uint32_t nid_block(uint32_t nid)
+{
+	return nid / (uint32_t)NAT_ENTRY_PER_BLOCK;
+}
+
+static uint32_t block_first_nid(uint32_t b)
+{
+	return b * (uint32_t)NAT_ENTRY_PER_BLOCK;
+}
+
+static bool entry_used(const struct f2fs_nat_entry *e)
+{
+	return le32_to_cpu(e->block_addr) != NULL_ADDR;
+}
+
+static bool entry_is_valid_node(uint32_t nid, const struct f2fs_nat_entry *e)
+{
+	return nid >= F2FS_RESERVED_NODE_NUM && entry_used(e);
+}
+
+static bool bit_le(const uint8_t *map, uint32_t nr)
+{
+	return test_bit_le(nr, map);
+}
+
+static bool block_is_loaded(const struct f2fs_nat_model *nm, uint32_t b)
+{
+	return bit_le(nm->block_loaded, b);
+}
+
+static bool block_is_dirty(const struct f2fs_nat_model *nm, uint32_t b)
+{
+	return bit_le(nm->block_dirty, b);
+}
+
+/* Index of the journal entry that speaks for nid (the first one), or -1. */
+static int journal_index(const struct f2fs_nat_model *nm, uint32_t nid)
+{
+	for (uint32_t i = 0; i < nm->n_journal; i++)
+		if (le32_to_cpu(nm->journal[i].nid) == nid)
+			return (int)i;
+	return -1;
+}
+
+/* Whether journal entry i is the one that counts for its nid. */
+static bool journal_entry_effective(const struct f2fs_nat_model *nm, uint32_t i)
+{
+	uint32_t nid = le32_to_cpu(nm->journal[i].nid);
+
+	return nid < nm->max_nid && journal_index(nm, nid) == (int)i;
+}
+
+/* Replace ent[nid] of a loaded block, keeping block_used and valid_nodes. */
+static void set_loaded_entry(struct f2fs_nat_model *nm, uint32_t nid,
+			     const struct f2fs_nat_entry *e)
+{
+	struct f2fs_nat_entry *cur = &nm->ent[nid];
+	uint32_t b = nid_block(nid);
+	bool counts_always = nid == 0;	/* nid 0 is "used" for nat_bits */
+
+	if (!counts_always && entry_used(cur) != entry_used(e)) {
+		if (entry_used(e))
+			nm->block_used[b]++;
+		else
+			nm->block_used[b]--;
+	}
+	if (entry_is_valid_node(nid, cur))
+		nm->valid_nodes--;
+	if (entry_is_valid_node(nid, e))
+		nm->valid_nodes++;
+	if (memcmp(cur, e, sizeof(*e)))
+		*cur = *e;
+}
+
+/* ---- life cycle -------------------------------------------------------- */
+
+int f2fs_nat_init(struct f2fs_nat_model *nm, uint32_t max_nid, const uint8_t *nat_bitmap)
+{
+	size_t bits_bytes;
+
+	memset(nm, 0, sizeof(*nm));
+	if (max_nid == 0)
+		return -EINVAL;
+	nm->max_nid = max_nid;
+	nm->nat_blocks = (uint32_t)(((uint64_t)max_nid + NAT_ENTRY_PER_BLOCK - 1) /
+				    NAT_ENTRY_PER_BLOCK);
+	bits_bytes = ((size_t)nm->nat_blocks + 7) / 8;
+	nm->bitmap_bytes = (uint32_t)bits_bytes;
+	nm->ent = calloc(max_nid, sizeof(*nm->ent));
+	nm->block_loaded = calloc(bits_bytes, 1);
+	nm->block_dirty = calloc(bits_bytes, 1);
+	nm->block_used = calloc(nm->nat_blocks, sizeof(*nm->block_used));
+	nm->cur_bitmap = calloc(bits_bytes, 1);
+	nm->journal_shadowed = calloc(NAT_JOURNAL_ENTRIES, sizeof(*nm->journal_shadowed));
+	if (!nm->ent || !nm->block_loaded || !nm->block_dirty || !nm->block_used ||
+	    !nm->cur_bitmap || !nm->journal_shadowed) {
+		f2fs_nat_free(nm);
+		return -ENOMEM;
+	}
+	if (nat_bitmap)
+		memcpy(nm->cur_bitmap, nat_bitmap, bits_bytes);
+	return 0;
+}
+
+void f2fs_nat_free(struct f2fs_nat_model *nm)
+{
+	free(nm->ent);
+	free(nm->block_loaded);
+	free(nm->block_dirty);
+	free(nm->block_used);
+	free(nm->cur_bitmap);
+	free(nm->journal_shadowed);
+	memset(nm, 0, sizeof(*nm));
+}
+
+/* ---- journal ---------------------------------------------------------- */
+
+/* Put the shadowed block values back under every effective entry. */
+static void unapply_journal(struct f2fs_nat_model *nm)
+{
+	for (uint32_t i = 0; i < nm->n_journal; i++) {
+		uint32_t nid = le32_to_cpu(nm->journal[i].nid);
+
+		if (journal_entry_effective(nm, i) && block_is_loaded(nm, nid_block(nid)))
+			set_loaded_entry(nm, nid, &nm->journal_shadowed[i]);
+	}
+}
+
+/* Journal entries of loaded blocks (of block only, if only_block):
+ * remember the block value under each (repeats of a nid included), then
+ * lay the effective ones over ent[]. */
+static void apply_journal_entries(struct f2fs_nat_model *nm, bool only_block,
+				  uint32_t block)
+{
+	for (uint32_t pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < nm->n_journal; i++) {
+			uint32_t nid = le32_to_cpu(nm->journal[i].nid);
+
+			if (nid >= nm->max_nid || (only_block && nid_block(nid) != block) ||
+			    !block_is_loaded(nm, nid_block(nid)))
+				continue;
+			if (pass == 0)
+				nm->journal_shadowed[i] = nm->ent[nid];
+			else if (journal_entry_effective(nm, i))
+				set_loaded_entry(nm, nid, &nm->journal[i].ne);
+		}
+	}
+}
+
+static uint32_t count_bad_journal_entries(const struct f2fs_nat_model *nm)
+{
+	uint32_t bad = 0;
+
+	for (uint32_t i = 0; i < nm->n_journal; i++)
+		if (!journal_entry_effective(nm, i))
+			bad++;
+	return bad;
+}
+
+int f2fs_nat_load_journal(struct f2fs_nat_model *nm, const struct f2fs_journal *j)
+{
+	uint32_t n = le16_to_cpu(j->n_nats);
+	uint32_t over = 0;
+
+	unapply_journal(nm);
+	if (n > NAT_JOURNAL_ENTRIES) {
+		over = n - (uint32_t)NAT_JOURNAL_ENTRIES;
+		n = NAT_JOURNAL_ENTRIES;
+	}
+	memset(nm->journal, 0, sizeof(nm->journal));
+	memcpy(nm->journal, j->nat_j.entries, n * sizeof(nm->journal[0]));
+	nm->n_journal = n;
+	memset(nm->journal_shadowed, 0, NAT_JOURNAL_ENTRIES * sizeof(*nm->journal_shadowed));
+	apply_journal_entries(nm, false, 0);
+	nm->journal_loaded = true;
+	nm->journal_dirty = false;
+	nm->journal_bad = over + count_bad_journal_entries(nm);
+	return nm->journal_bad ? -EFSCORRUPTED : 0;
+}
+
+void f2fs_nat_journal_to_raw(const struct f2fs_nat_model *nm, struct f2fs_journal *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->n_nats = cpu_to_le16((uint16_t)nm->n_journal);
+	memcpy(j->nat_j.entries, nm->journal, nm->n_journal * sizeof(nm->journal[0]));
+}
+
+bool f2fs_nat_in_journal(const struct f2fs_nat_model *nm, uint32_t nid)
+{
+	return nid < nm->max_nid && journal_index(nm, nid) >= 0;
+}
+
+/* ---- loading one block's content ----------------------------------------- */
+
+static bool raw_entries_zero(const uint8_t *raw)
+{
+	static const uint8_t zero[64];
+
+	for (size_t off = 0; off < NAT_ENTRY_BYTES; off += sizeof(zero)) {
+		size_t len = NAT_ENTRY_BYTES - off < sizeof(zero) ?
+			     NAT_ENTRY_BYTES - off : sizeof(zero);
+
+		if (memcmp(raw + off, zero, len))
+			return false;
+	}
+	return true;
+}
+
+/* Number of entries of block b that are in range (the last may be short). */
+static uint32_t block_nids(const struct f2fs_nat_model *nm, uint32_t b)
+{
+	uint32_t first = block_first_nid(b);
+	uint32_t left = nm->max_nid - first;
+
+	return left < NAT_ENTRY_PER_BLOCK ? left : (uint32_t)NAT_ENTRY_PER_BLOCK;
+}
+
+/* Counts of a block whose entries are already in ent[] (or all zero when
+ * the block held nothing), before the journal is laid over it. */
+static void count_block(struct f2fs_nat_model *nm, uint32_t b, bool zero)
+{
+	uint32_t first = block_first_nid(b), n = block_nids(nm, b);
+	uint32_t used = 0;
+
+	if (!zero) {
+		for (uint32_t i = 0; i < n; i++) {
+			const struct f2fs_nat_entry *e = &nm->ent[first + i];
+
+			if (entry_used(e) || first + i == 0)
+				used++;
+			if (entry_is_valid_node(first + i, e))
+				nm->valid_nodes++;
+		}
+	} else if (b == 0) {
+		used = 1;
+	}
+	nm->block_used[b] = (uint16_t)used;
+}
+
+/* Take the raw content of block b (NULL: all zero) into the model. */
+static void install_block(struct f2fs_nat_model *nm, uint32_t b, const uint8_t *raw)
+{
+	bool zero = !raw || raw_entries_zero(raw);
+
+	if (!zero)
+		memcpy(&nm->ent[block_first_nid(b)], raw,
+		       block_nids(nm, b) * sizeof(struct f2fs_nat_entry));
+	count_block(nm, b, zero);
+	set_bit_le(b, nm->block_loaded);
+	apply_journal_entries(nm, true, b);
+}
+
+void f2fs_nat_mark_all_loaded(struct f2fs_nat_model *nm)
+{
+	for (uint32_t b = 0; b < nm->nat_blocks; b++)
+		if (!block_is_loaded(nm, b))
+			install_block(nm, b, NULL);
+}
+
+/* ---- get / set ------------------------------------------------------- */
+
+int f2fs_nat_get(const struct f2fs_nat_model *nm, uint32_t nid,
+		 struct f2fs_nat_entry *out)
+{
+	int j;
+
+	if (nid >= nm->max_nid)
+		return -EINVAL;
+	if (block_is_loaded(nm, nid_block(nid))) {
+		*out = nm->ent[nid];
+		return 0;
+	}
+	j = journal_index(nm, nid);
+	if (j < 0)
+		return -ENODATA;
+	*out = nm->journal[j].ne;
+	return 0;
+}
+
+int f2fs_nat_set(struct f2fs_nat_model *nm, uint32_t nid,
+		 const struct f2fs_nat_entry *e)
+{
+	uint32_t b;
+	int j;
+
+	if (nid >= nm->max_nid)
+		return -EINVAL;
+	b = nid_block(nid);
+	j = journal_index(nm, nid);
+	if (j >= 0) {
+		nm->journal[j].ne = *e;
+		nm->journal_dirty = true;
+		if (block_is_loaded(nm, b))
+			set_loaded_entry(nm, nid, e);
+		return 0;
+	}
+	if (!block_is_loaded(nm, b))
+		return -ENODATA;
+	set_loaded_entry(nm, nid, e);
+	set_bit_le(b, nm->block_dirty);
+	return 0;
+}
+
+void f2fs_nat_compute_bits(const struct f2fs_nat_model *nm, uint8_t *full,
+			   uint8_t *empty)
+{
+	memset(full, 0, nm->bitmap_bytes);
+	memset(empty, 0, nm->bitmap_bytes);
+	for (uint32_t b = 0; b < nm->nat_blocks; b++) {
+		if (!block_is_loaded(nm, b))
+			continue;
+		if (nm->block_used[b] == NAT_ENTRY_PER_BLOCK)
+			set_bit_le(b, full);
+		else if (nm->block_used[b] == 0)
+			set_bit_le(b, empty);
+	}
+}
+
+/* ---- addresses ----------------------------------------------------------- */
+
+static uint32_t nat_copy0_addr(const struct f2fs_fs *fs, uint32_t b)
+{
+	return fs->nat_blkaddr + (b / BLKS_PER_SEG) * (2 * BLKS_PER_SEG) +
+	       b % BLKS_PER_SEG;
+}
+
+uint32_t f2fs_nat_block_addr(const struct f2fs_fs *fs,
+			     const struct f2fs_nat_model *nm, uint32_t b)
+{
+	uint32_t addr = nat_copy0_addr(fs, b);
+
+	if (f2fs_test_bit(b, nm->cur_bitmap))
+		addr += BLKS_PER_SEG;
+	return addr;
+}
+
+static uint32_t nat_inactive_addr(const struct f2fs_fs *fs,
+				  const struct f2fs_nat_model *nm, uint32_t b)
+{
+	uint32_t addr = nat_copy0_addr(fs, b);
+
+	if (!f2fs_test_bit(b, nm->cur_bitmap))
+		addr += BLKS_PER_SEG;
+	return addr;
+}
+
+/* The volume must have room for the blocks the model covers. */
+static int check_nat_geometry(const struct f2fs_fs *fs, const struct f2fs_nat_model *nm)
+{
+	uint64_t end;
+
+	if (!fs->dev || nm->nat_blocks > fs->nat_blocks)
+		return -EFSCORRUPTED;
+	end = (uint64_t)fs->nat_blkaddr +
+	      ((uint64_t)(nm->nat_blocks + BLKS_PER_SEG - 1) / BLKS_PER_SEG) * 2 * BLKS_PER_SEG;
+	if (end > F2FS_MAX_BLOCKS)
+		return -EFSCORRUPTED;
+	return 0;
+}
+
+/* ---- batched reading ------------------------------------------------------ */
+
+/* Runs of consecutive current-copy addresses for blocks[0..n), with their
+ * buffers laid out in list order in buf.  Returns the number of runs. */
+static size_t build_nat_runs(const struct f2fs_fs *fs, const struct f2fs_nat_model *nm,
+			     const uint32_t *blocks, uint32_t n, uint8_t *buf,
+			     struct f2fs_io_vec *vec)
+{
+	size_t nvec = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t addr = f2fs_nat_block_addr(fs, nm, blocks[i]);
+
+		if (nvec && vec[nvec - 1].blkaddr + vec[nvec - 1].nblocks == addr) {
+			vec[nvec - 1].nblocks++;
+			continue;
+		}
+		vec[nvec].blkaddr = addr;
+		vec[nvec].nblocks = 1;
+		vec[nvec].buf = buf ? buf + (size_t)i * F2FS_BLKSIZE : NULL;
+		nvec++;
+	}
+	return nvec;
+}
+
+/* Announce every block of the step before the first batch is read (best
+ * effort: a failed hint only costs time). */
+static void readahead_blocks(const struct f2fs_fs *fs, const struct f2fs_nat_model *nm,
+			     const uint32_t *blocks, uint32_t n)
+{
+	struct f2fs_io_vec *vec;
+	size_t nvec;
+
+	if (n <= NAT_LOAD_BATCH)
+		return;		/* the single batch read announces itself */
+	vec = calloc(n, sizeof(*vec));
+	if (!vec)
+		return;
+	nvec = build_nat_runs(fs, nm, blocks, n, NULL, vec);
+	for (size_t i = 0; i < nvec; i++)
+		(void)f2fs_dev_readahead(fs->dev, vec[i].blkaddr, vec[i].nblocks);
+	free(vec);
+}
+
+/* Read and install blocks[0..n) (sorted, unique, none loaded yet). */
+static int read_and_install(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
+			    const uint32_t *blocks, uint32_t n)
+{
+	uint32_t batch = n < NAT_LOAD_BATCH ? n : NAT_LOAD_BATCH;
+	uint8_t *buf;
+	struct f2fs_io_vec *vec;
+	int err = 0;
+
+	if (n == 0)
+		return 0;
+	readahead_blocks(fs, nm, blocks, n);
+	buf = malloc((size_t)batch * F2FS_BLKSIZE);
+	vec = calloc(batch, sizeof(*vec));
+	if (!buf || !vec) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t first = 0; first < n && !err; first += batch) {
+		uint32_t cnt = n - first < batch ? n - first : batch;
+		size_t nvec = build_nat_runs(fs, nm, blocks + first, cnt, buf, vec);
+
+		err = f2fs_dev_read_batch(fs->dev, vec, nvec);
+		for (uint32_t i = 0; i < cnt && !err; i++)
+			install_block(nm, blocks[first + i], buf + (size_t)i * F2FS_BLKSIZE);
+	}
+out:
+	free(buf);
+	free(vec);
+	return err;
+}
+
+/* Insane journal entries are counted in journal_bad, not fatal here. */
+static void ensure_journal(struct f2fs_fs *fs, struct f2fs_nat_model *nm)
+{
+	if (!nm->journal_loaded)
+		(void)f2fs_nat_load_journal(nm, f2fs_nat_journal(fs));
+}
+
+int f2fs_nat_load_all(struct f2fs_fs *fs, struct f2fs_nat_model *nm)
+{
+	uint32_t *list, n = 0;
+	int err;
+
+	err = check_nat_geometry(fs, nm);
+	if (err)
+		return err;
+	ensure_journal(fs, nm);
+	list = malloc((size_t)nm->nat_blocks * sizeof(*list));
+	if (!list)
+		return -ENOMEM;
+	for (uint32_t b = 0; b < nm->nat_blocks; b++)
+		if (!block_is_loaded(nm, b))
+			list[n++] = b;
+	err = read_and_install(fs, nm, list, n);
+	free(list);
+	return err;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int f2fs_nat_load_blocks(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
+			 const uint32_t *blocks, uint32_t n)
+{
+	uint32_t *list, m = 0;
+	int err;
+
+	err = check_nat_geometry(fs, nm);
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < n; i++)
+		if (blocks[i] >= nm->nat_blocks)
+			return -EINVAL;
+	ensure_journal(fs, nm);
+	list = malloc(((size_t)n + 1) * sizeof(*list));
+	if (!list)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		if (!block_is_loaded(nm, blocks[i]))
+			list[m++] = blocks[i];
+	qsort(list, m, sizeof(*list), cmp_u32);
+	n = 0;
+	for (uint32_t i = 0; i < m; i++)
+		if (n == 0 || list[n - 1] != list[i])
+			list[n++] = list[i];
+	err = read_and_install(fs, nm, list, n);
+	free(list);
+	return err;
+}
+
+/* ---- flushing ---------------------------------------------------------- */
+
+/* Fold the journal into the blocks: every effective entry's block (loaded
+ * first) becomes dirty and already holds the journal value in ent[]. */
+static int move_journal_to_blocks(struct f2fs_fs *fs, struct f2fs_nat_model *nm)
+{
+	uint32_t blocks[NAT_JOURNAL_ENTRIES], n = 0;
+	int err;
+
+	for (uint32_t i = 0; i < nm->n_journal; i++)
+		if (journal_entry_effective(nm, i))
+			blocks[n++] = nid_block(le32_to_cpu(nm->journal[i].nid));
+	if (n) {
+		err = f2fs_nat_load_blocks(fs, nm, blocks, n);
+		if (err)
+			return err;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		set_bit_le(blocks[i], nm->block_dirty);
+	if (nm->n_journal)
+		nm->journal_dirty = true;
+	nm->n_journal = 0;
+	memset(nm->journal, 0, sizeof(nm->journal));
+	return 0;
+}
+
+/* Block b as it must be written: the current copy as read (pad byte
+ * included) with every entry from the model, and the shadowed block value
+ * under each journal entry. */
+static void build_block_image(const struct f2fs_nat_model *nm, uint32_t b, uint8_t *raw)
+{
+	uint32_t first = block_first_nid(b);
+
+	memcpy(raw, &nm->ent[first], block_nids(nm, b) * sizeof(struct f2fs_nat_entry));
+	for (uint32_t i = 0; i < nm->n_journal; i++) {
+		uint32_t nid = le32_to_cpu(nm->journal[i].nid);
+
+		if (journal_entry_effective(nm, i) && nid_block(nid) == b)
+			memcpy(raw + (size_t)(nid - first) * sizeof(struct f2fs_nat_entry),
+			       &nm->journal_shadowed[i], sizeof(struct f2fs_nat_entry));
+	}
+}
+
+static uint32_t collect_dirty_blocks(const struct f2fs_nat_model *nm, uint32_t *list)
+{
+	uint32_t n = 0;
+
+	for (uint32_t byte = 0; byte < nm->bitmap_bytes; byte++) {
+		if (!nm->block_dirty[byte])
+			continue;
+		for (uint32_t b = byte * 8; b < byte * 8 + 8 && b < nm->nat_blocks; b++)
+			if (block_is_dirty(nm, b) && block_is_loaded(nm, b))
+				list[n++] = b;
+	}
+	return n;
+}
+
+/* Write list[0..n) (images in buf) to their inactive copies, merging
+ * consecutive addresses; flip each block's bit once it is written. */
+static int write_inactive_copies(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
+				 const uint32_t *list, uint32_t n, const uint8_t *buf)
+{
+	uint32_t i = 0;
+
+	while (i < n) {
+		uint32_t start = nat_inactive_addr(fs, nm, list[i]), len = 1;
+		int err;
+
+		while (i + len < n &&
+		       nat_inactive_addr(fs, nm, list[i + len]) == start + len)
+			len++;
+		err = f2fs_dev_write(fs->dev, start, len, buf + (size_t)i * F2FS_BLKSIZE);
+		if (err)
+			return err;
+		for (uint32_t k = i; k < i + len; k++) {
+			if (f2fs_test_bit(list[k], nm->cur_bitmap))
+				f2fs_clear_bit(list[k], nm->cur_bitmap);
+			else
+				f2fs_set_bit(list[k], nm->cur_bitmap);
+			clear_bit_le(list[k], nm->block_dirty);
+		}
+		i += len;
+	}
+	return 0;
+}
+
+int f2fs_nat_flush(struct f2fs_fs *fs, struct f2fs_nat_model *nm, bool move_journal)
+{
+	uint32_t *list = NULL, n;
+	uint8_t *buf = NULL;
+	struct f2fs_io_vec *vec = NULL;
+	int err;
+
+	err = check_nat_geometry(fs, nm);
+	if (err)
+		return err;
+	if (move_journal) {
+		err = move_journal_to_blocks(fs, nm);
+		if (err)
+			return err;
+	}
+	list = malloc(((size_t)nm->nat_blocks + 1) * sizeof(*list));
+	if (!list)
+		return -ENOMEM;
+	n = collect_dirty_blocks(nm, list);
+	if (n == 0)
+		goto out;
+	buf = malloc((size_t)n * F2FS_BLKSIZE);
+	vec = calloc(n, sizeof(*vec));
+	if (!buf || !vec) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = f2fs_dev_read_batch(fs->dev, vec, build_nat_runs(fs, nm, list, n, buf, vec));
+	if (err)
+		goto out;
+	for (uint32_t i = 0; i < n; i++)
+		build_block_image(nm, list[i], buf + (size_t)i * F2FS_BLKSIZE);
+	err = write_inactive_copies(fs, nm, list, n, buf);
+out:
+	free(list);
+	free(buf);
+	free(vec);
+	return err;
+}
