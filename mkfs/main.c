@@ -1,0 +1,183 @@
+/*
+ * main.c - mkfs.f2fs: everything is decided and validated first (options,
+ * mount state, device size, layout, existing signatures); only then is
+ * the first byte written.  A refused run leaves the device untouched.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <uuid/uuid.h>
+
+#include "mkfs.h"
+#include "f2fs_err.h"
+#include "f2fs_features.h"
+
+static int open_device(struct mkfs_ctx *ctx)
+{
+	struct f2fs_dev_opts opts = { .exclusive = true };
+	int err = f2fs_dev_open(ctx->o.device, &opts, &ctx->dev);
+
+	if (err)
+		mkfs_err("cannot open %s: %s", ctx->o.device, f2fs_strerror(err));
+	return err;
+}
+
+static int compute_layout(struct mkfs_ctx *ctx)
+{
+	struct f2fs_layout_params p;
+	enum f2fs_layout_error why;
+	uint32_t sector = ctx->o.wanted_sector_size ? ctx->o.wanted_sector_size
+						    : ctx->dev->sector_size;
+	uint64_t bytes = ctx->dev->size_bytes;
+	int err;
+
+	if (ctx->o.sectors) {
+		if (ctx->o.sectors > UINT64_MAX / sector ||
+		    ctx->o.sectors * sector > ctx->dev->size_bytes) {
+			mkfs_err("%llu sectors of %u bytes exceed the size of %s (%llu bytes)",
+				 (unsigned long long)ctx->o.sectors, sector, ctx->o.device,
+				 (unsigned long long)ctx->dev->size_bytes);
+			return -EINVAL;
+		}
+		bytes = ctx->o.sectors * sector;
+	}
+	memset(&p, 0, sizeof(p));
+	p.total_sectors = bytes / sector;
+	p.sector_size = sector;
+	p.segs_per_sec = ctx->o.segs_per_sec;
+	p.secs_per_zone = ctx->o.secs_per_zone;
+	p.overprovision = ctx->o.overprovision;
+	p.features = ctx->o.features;
+	p.large_nat_bitmap = ctx->o.large_nat_bitmap;
+	err = f2fs_layout_compute(&p, &ctx->layout, &why);
+	if (err) {
+		uint64_t min = why == F2FS_LAYOUT_TOO_SMALL ? f2fs_layout_min_bytes(&p) : 0;
+
+		if (min)
+			mkfs_err("%s: %s (%llu MiB; this layout needs at least %llu MiB)",
+				 ctx->o.device, f2fs_layout_strerror(why),
+				 (unsigned long long)(bytes >> 20), (unsigned long long)(min >> 20));
+		else
+			mkfs_err("%s: %s", ctx->o.device, f2fs_layout_strerror(why));
+	}
+	return err;
+}
+
+/* A small generator for the checkpoint version; -r makes it fixed. */
+static uint64_t pick_cp_version(const struct mkfs_ctx *ctx)
+{
+	uint64_t x = ctx->o.fixed_seed ? 0x2545F4914F6CDD1Dull
+				       : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid();
+	uint8_t r[4];
+	int fd;
+
+	if (!ctx->o.fixed_seed) {
+		fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			if (read(fd, r, sizeof(r)) == (ssize_t)sizeof(r))
+				x ^= get_le32(r);
+			close(fd);
+		}
+	}
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	return ((x * 0x2545F4914F6CDD1Dull) >> 33) | 1;	/* 31 bits, odd */
+}
+
+static void plan_tree(struct mkfs_ctx *ctx)
+{
+	struct mkfs_plan *p = &ctx->plan;
+	uint32_t nid = F2FS_ROOT_INO + 1, t;
+
+	if (ctx->o.features & F2FS_FEATURE_QUOTA_INO) {
+		for (t = 0; t < F2FS_MAX_QUOTAS; t++) {
+			if (t == 2 && !(ctx->o.features & F2FS_FEATURE_PRJQUOTA))
+				continue;
+			p->quota_type[p->nr_quota] = t;
+			p->qf_ino[p->nr_quota++] = nid++;
+		}
+	}
+	if (ctx->o.features & F2FS_FEATURE_LOST_FOUND)
+		p->lpf_ino = nid++;
+	p->next_free_nid = nid;
+	p->node_blocks = 1 + p->nr_quota + (p->lpf_ino ? 1 : 0);
+	p->data_blocks = 1 + 2 * p->nr_quota + (p->lpf_ino ? 1 : 0);
+	p->cp_ver = pick_cp_version(ctx);
+	p->mtime = ctx->o.fixed_time ? ctx->o.timestamp : (uint64_t)time(NULL);
+	if (!ctx->o.uuid_given)
+		uuid_generate(ctx->o.uuid);
+}
+
+static void print_summary(const struct mkfs_ctx *ctx)
+{
+	const struct f2fs_layout *l = &ctx->layout;
+	char features[512], uuid[37];
+
+	if (ctx->o.debug < 0)
+		return;
+	f2fs_features_to_string(ctx->o.features, features, sizeof(features));
+	uuid_unparse(ctx->o.uuid, uuid);
+	printf("F2FS volume on %s\n", ctx->o.device);
+	printf("  UUID                 %s\n", uuid);
+	printf("  size                 %llu MiB (%llu blocks of 4 KiB)\n",
+	       (unsigned long long)(l->block_count >> 8), (unsigned long long)l->block_count);
+	printf("  segments per section %u, sections per zone %u\n", l->segs_per_sec,
+	       l->secs_per_zone);
+	printf("  main area            %u sections, %u segments, at block %u\n",
+	       l->section_count, l->segment_count_main, l->main_blkaddr);
+	printf("  overprovision        %.2f%%, %u segments (%u sections)\n", l->overprovision,
+	       l->overprov_segment_count, l->overprov_segment_count / l->segs_per_sec);
+	printf("  reserved             %u segments (%u sections)\n", l->rsvd_segment_count,
+	       l->rsvd_segment_count / l->segs_per_sec);
+	printf("  user space           %llu MiB\n",
+	       (unsigned long long)(l->user_block_count >> 8));
+	printf("  features             %s\n", features[0] ? features : "(none)");
+	if (ctx->o.debug > 0) {
+		printf("  segment0 %u cp %u sit %u nat %u ssa %u main %u\n", l->segment0_blkaddr,
+		       l->cp_blkaddr, l->sit_blkaddr, l->nat_blkaddr, l->ssa_blkaddr,
+		       l->main_blkaddr);
+		printf("  segments: total %u cp %u sit %u nat %u ssa %u main %u; cp_payload %u; max nid %u\n",
+		       l->segment_count, l->segment_count_ckpt, l->segment_count_sit,
+		       l->segment_count_nat, l->segment_count_ssa, l->segment_count_main,
+		       l->cp_payload, l->max_nid);
+	}
+}
+
+static int run(struct mkfs_ctx *ctx, int argc, char **argv)
+{
+	int err = mkfs_parse_args(ctx, argc, argv);
+
+	if (err > 0)
+		return 0;		/* --help or -V */
+	if (err)
+		return 1;
+	if (mkfs_check_not_mounted(ctx->o.device) || open_device(ctx) ||
+	    compute_layout(ctx))
+		return 1;
+	plan_tree(ctx);
+	if (mkfs_check_no_signature(ctx) || mkfs_lookup_labels(ctx))
+		return 1;
+	err = mkfs_format(ctx);
+	if (err) {
+		mkfs_err("writing %s failed: %s", ctx->o.device, f2fs_strerror(err));
+		return 1;
+	}
+	print_summary(ctx);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct mkfs_ctx ctx;
+	int rc;
+
+	memset(&ctx, 0, sizeof(ctx));
+	rc = run(&ctx, argc, argv);
+	if (ctx.dev)
+		f2fs_dev_close(ctx.dev);
+	return rc;
+}
