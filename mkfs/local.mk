@@ -10,4 +10,4 @@ install-make-f2fs:
 	cd $(DESTDIR)$(sbindir) && rm -f make_f2fs && $(LN_S) mkfs.f2fs make_f2fs
 uninstall-hook: uninstall-make-f2fs
 uninstall-make-f2fs:
-	rm -f $(DESTDIR)$(sbindir)/make_f2fs
+	rm -f $(DESTDIR)$(sbindir)/make_f2fs $(DESTDIR)$(man8dir)/make_f2fs.8

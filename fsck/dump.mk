@@ -1,0 +1,1 @@
+# fsck/dump.mk: dump.f2fs

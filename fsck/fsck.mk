@@ -1,0 +1,1 @@
+# fsck/fsck.mk: fsck.f2fs

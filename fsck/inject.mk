@@ -1,0 +1,1 @@
+# fsck/inject.mk: inject.f2fs

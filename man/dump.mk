@@ -1,0 +1,1 @@
+# man/dump.mk: man page of dump.f2fs

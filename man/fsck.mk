@@ -1,0 +1,1 @@
+# man/fsck.mk: man page of fsck.f2fs

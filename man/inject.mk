@@ -1,0 +1,1 @@
+# man/inject.mk: man page of inject.f2fs

@@ -1,0 +1,1 @@
+# tests/inject: tests of inject.f2fs
