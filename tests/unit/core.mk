@@ -1,1 +1,6 @@
-# tests/unit/core.mk
+# tests/unit/core.mk: layout, superblock/checkpoint validation, mount.
+check_PROGRAMS += tests/unit/test_layout tests/unit/test_mount
+TESTS += tests/unit/test_layout tests/unit/test_mount
+tests_unit_test_layout_LDADD = $(UNIT_LDADD)
+tests_unit_test_mount_LDADD = $(UNIT_LDADD)
+# test_mount formats images with our mkfs (built by 'all' before 'check').
