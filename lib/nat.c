@@ -373,7 +373,7 @@ static int check_nat_geometry(const struct f2fs_fs *fs, const struct f2fs_nat_mo
 {
 	uint64_t end;
 
-	if (!fs->dev || nm->nat_blocks > fs->nat_blocks)
+	if (!fs->dev || nm->nat_blocks > fs->nat_blocks || nm->nat_blocks == 0)
 		return -EFSCORRUPTED;
 	end = (uint64_t)fs->nat_blkaddr +
 	      ((uint64_t)(nm->nat_blocks + BLKS_PER_SEG - 1) / BLKS_PER_SEG) * 2 * BLKS_PER_SEG;

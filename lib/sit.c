@@ -405,7 +405,9 @@ static int check_sit_geometry(const struct f2fs_fs *fs)
 	uint64_t need = ((uint64_t)fs->main_segs + SIT_ENTRY_PER_BLOCK - 1) /
 			SIT_ENTRY_PER_BLOCK;
 
-	if (!fs->dev || fs->main_segs == 0 || fs->segs_per_sec == 0)
+	if (!fs->dev || !fs->sit_bitmap || fs->main_segs == 0 || fs->segs_per_sec == 0)
+		return -EFSCORRUPTED;
+	if ((uint64_t)fs->sit_bitmap_size * 8 < fs->sit_blk_cnt)
 		return -EFSCORRUPTED;
 	if (fs->sit_blk_cnt != need || fs->sit_blk_cnt > fs->sit_blocks)
 		return -EFSCORRUPTED;
