@@ -152,6 +152,34 @@ combo() {
 	rm -f "$cb_img"
 }
 
+# sectors_combo FILESIZE SECTORS WANT_BLOCKS [options]: the sectors argument
+# limits the volume: block_count must be WANT_BLOCKS on a larger file.
+sectors_combo() {
+	sc_fsize=$1 sc_sectors=$2 sc_want=$3
+	shift 3
+	ncombo=$((ncombo + 1))
+	sc_tag=c$ncombo
+	sc_img="$WORK/$sc_tag.img"
+	sc_what="size=$sc_fsize $* sectors=$sc_sectors"
+	new_sparse "$sc_img" "$sc_fsize"
+	run_mkfs "$sc_tag.mkfs" -q "$@" "$sc_img" "$sc_sectors"
+	if [ "$RC" != 0 ]; then
+		fail "$sc_what: mkfs exited $(describe_rc "$RC")"
+		show_file "$WORK/$sc_tag.mkfs.err" 10
+	elif ! sc_why=$(check_image "$sc_img" "$sc_tag"); then
+		fail "$sc_what"
+		echo "$sc_why"
+	else
+		sc_got=$(dump_field "$WORK/$sc_tag.dump.out" block_count)
+		if [ "$sc_got" = "$sc_want" ]; then
+			pass "$sc_what: block_count $sc_got"
+		else
+			fail "$sc_what: block_count $sc_got, want $sc_want"
+		fi
+	fi
+	rm -f "$sc_img"
+}
+
 start=$(date +%s)
 
 echo "== minimum sizes (bisection in MiB)"
@@ -218,6 +246,10 @@ combo 1T 512 4 none
 # overprovision and sector size
 combo 1G 1 1 none -o 5
 combo 8G 128 1 none -w 4096
+# the sectors argument (512-byte sectors, or -w bytes each)
+sectors_combo 2G 2097152 262144
+sectors_combo 2G 262144 262144 -w 4096
+sectors_combo 16G 16777216 2097152 -s 128
 
 echo "$TEST_NAME: $ncombo images formatted in $(($(date +%s) - start))s"
 finish
