@@ -231,6 +231,24 @@ static uint64_t ovp_plan(const struct f2fs_layout *l, double ratio,
 	return (main_segs - ovp) * BLKS_PER_SEG;
 }
 
+/* For volumes too small for any ratio above: one reserved section per log
+ * plus one, and one more section of overprovision.  Garbage collection then
+ * runs in the foreground all the time, but every write still finds room;
+ * f2fs-tools accepts volumes this small too. */
+static uint64_t compact_plan(const struct f2fs_layout *l, double *ratio,
+			     uint32_t *rsvd_out, uint32_t *ovp_out)
+{
+	uint64_t sps = l->segs_per_sec;
+	uint64_t rsvd = (NR_CURSEG_TYPE + 1) * sps, ovp = rsvd + sps;
+
+	if (ovp >= l->segment_count_main)
+		return 0;
+	*rsvd_out = (uint32_t)rsvd;
+	*ovp_out = (uint32_t)ovp;
+	*ratio = 100.0 * (double)(ovp - rsvd) / (double)(l->segment_count_main - rsvd);
+	return (l->segment_count_main - ovp) * BLKS_PER_SEG;
+}
+
 static int layout_overprovision(const struct f2fs_layout_params *p, struct f2fs_layout *l,
 				enum f2fs_layout_error *why)
 {
@@ -257,6 +275,8 @@ static int layout_overprovision(const struct f2fs_layout_params *p, struct f2fs_
 			}
 		}
 	}
+	if (best == 0 && p->overprovision == 0)
+		best = compact_plan(l, &best_ratio, &best_rsvd, &best_ovp);
 	if (best == 0) {
 		*why = p->overprovision > 0 ? F2FS_LAYOUT_BAD_OVERPROVISION : F2FS_LAYOUT_TOO_SMALL;
 		return -ENOSPC;
