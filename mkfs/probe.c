@@ -18,6 +18,10 @@ int mkfs_check_not_mounted(const char *path)
 	char *where = NULL;
 	int err = f2fs_dev_check_mounted(path, &mounted, &where);
 
+	if (err == -ENOENT || err == -ENOTDIR || err == -EACCES) {
+		mkfs_err("cannot open %s: %s", path, f2fs_strerror(err));
+		return err;
+	}
 	if (err) {
 		mkfs_err("cannot tell whether %s is mounted: %s", path, f2fs_strerror(err));
 		return err;
