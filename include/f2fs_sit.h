@@ -63,6 +63,8 @@ int f2fs_sit_release_blocks(struct f2fs_sit_model *m, uint32_t segno,
 			    uint32_t blkoff, uint32_t n);
 /* Set a segment's type (stored as the 6 bits the disk has); marks it dirty.
  * Out-of-range segnos are ignored. */
+/* Mark a segment dirty so the next checkpoint writes its entry. */
+void f2fs_sit_mark_dirty(struct f2fs_sit_model *m, uint32_t segno);
 void f2fs_sit_set_type(struct f2fs_sit_model *m, uint32_t segno, unsigned int type);
 
 /* Checkpoint: copy current state to checkpoint state for dirty segments

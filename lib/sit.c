@@ -174,6 +174,12 @@ int f2fs_sit_release_blocks(struct f2fs_sit_model *m, uint32_t segno,
 	return all_valid ? 0 : -ENOENT;
 }
 
+void f2fs_sit_mark_dirty(struct f2fs_sit_model *m, uint32_t segno)
+{
+	if (segno < m->main_segs)
+		mark_dirty(m, segno);
+}
+
 void f2fs_sit_set_type(struct f2fs_sit_model *m, uint32_t segno, unsigned int type)
 {
 	if (segno >= m->main_segs)

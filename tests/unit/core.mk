@@ -4,3 +4,6 @@ TESTS += tests/unit/test_layout tests/unit/test_mount
 tests_unit_test_layout_LDADD = $(UNIT_LDADD)
 tests_unit_test_mount_LDADD = $(UNIT_LDADD)
 # test_mount formats images with our mkfs (built by 'all' before 'check').
+check_PROGRAMS += tests/unit/test_commit
+TESTS += tests/unit/test_commit
+tests_unit_test_commit_LDADD = $(UNIT_LDADD)
