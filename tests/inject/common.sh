@@ -195,10 +195,12 @@ inode_field() {
 		awk -v f="$3" '$1 == f { v = $NF; gsub(/]/, "", v); print v; exit }'
 }
 
-# nat_blkaddr IMG NID: the block address f2fs-tools' dump.f2fs -n shows.
+# nat_blkaddr IMG NID: the block address f2fs-tools' dump.f2fs -n shows
+# (its range end is exclusive; entries whose node block does not carry
+# the nid are not shown).
 nat_blkaddr() {
-	(cd "$WORK" && rm -f dump_nat && "$DUMP_ORACLE" -n "$2~$2" "$1" >/dev/null 2>&1 &&
-		sed -n 's/.*blkaddr: *\([0-9]*\).*/\1/p' dump_nat | head -1)
+	(cd "$WORK" && rm -f dump_nat && "$DUMP_ORACLE" -n "$2~$(($2 + 1))" "$1" >/dev/null 2>&1 &&
+		awk -v n="$2" '$1 == "nid:" && $2 == n { print $8; exit }' dump_nat)
 }
 
 # expect_eq DESC GOT WANT
