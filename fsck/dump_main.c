@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +284,13 @@ static int open_volume(struct dump_ctx *ctx)
 	return 0;
 }
 
+/* -d 2: how much was read, for checking that a view reads only what it needs. */
+static void report_io(const struct f2fs_dev *dev)
+{
+	fprintf(stderr, "dump.f2fs: io: %" PRIu64 " read calls, %" PRIu64 " blocks read\n",
+		dev->stats.read_calls, dev->stats.read_blocks);
+}
+
 int main(int argc, char **argv)
 {
 	struct dump_ctx *ctx = calloc(1, sizeof(*ctx));
@@ -325,6 +333,8 @@ int main(int argc, char **argv)
 		fclose(ctx->out.f);
 	if (err)
 		fprintf(stderr, "dump.f2fs: %s\n", ctx->errmsg[0] ? ctx->errmsg : f2fs_strerror(err));
+	if (ctx->opt.debug >= 2 && ctx->fs)
+		report_io(ctx->fs->dev);
 	f2fs_fs_close(ctx->fs);
 	free(ctx);
 	return err ? 1 : 0;

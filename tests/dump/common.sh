@@ -1,0 +1,120 @@
+# tests/dump/common.sh: helpers shared by the dump.f2fs tests (sourced).
+#
+# Owns: locating dump.f2fs and mkfs.f2fs under test and the f2fs-tools
+# oracles (a missing tool is a hard failure, exit 99, never a skip), the
+# scratch directory and its cleanup, pass/fail counting with the closing
+# "N passed, N failed" line, building the image matrix (our mkfs with a few
+# option sets, f2fs-tools' mkfs, sload-populated images, kernel-written
+# images when tests/kernel left some), and a populated source tree.
+#
+# Environment: DUMP_F2FS, MKFS_F2FS override the tools under test;
+# KEEP_WORK=1 keeps the scratch directory.
+
+LC_ALL=C
+export LC_ALL
+
+: "${top_builddir:=$(pwd)}"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+
+DUMP=${DUMP_F2FS:-$top_builddir/fsck/dump.f2fs}
+MKFS=${MKFS_F2FS:-$top_builddir/mkfs/mkfs.f2fs}
+ORACLE_DUMP=/usr/sbin/dump.f2fs
+ORACLE_MKFS=/usr/sbin/mkfs.f2fs
+ORACLE_SLOAD=/usr/sbin/sload.f2fs
+ORACLE_FSCK=/usr/sbin/fsck.f2fs
+CHECK="python3 $top_srcdir/tests/dump/dumpcheck.py"
+TEST_NAME=$(basename "$0" .sh)
+npass=0
+nfail=0
+
+hard_error() {
+	echo "ERROR: $TEST_NAME: $*" >&2
+	exit 99
+}
+
+require_tools() {
+	[ -x "$DUMP" ] || hard_error "dump.f2fs under test not found: $DUMP"
+	command -v python3 >/dev/null || hard_error "python3 is needed by the dump tests"
+	for t in "$@"; do
+		case $t in
+		mkfs) [ -x "$MKFS" ] || hard_error "mkfs.f2fs under test not found: $MKFS" ;;
+		oracle)
+			for o in "$ORACLE_DUMP" "$ORACLE_MKFS" "$ORACLE_SLOAD" "$ORACLE_FSCK"; do
+				[ -x "$o" ] || hard_error "f2fs-tools is missing ($o): apt-get install f2fs-tools"
+			done ;;
+		esac
+	done
+}
+
+setup_work() {
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/dump-$TEST_NAME.XXXXXX") || hard_error "mktemp failed"
+	trap cleanup EXIT
+}
+
+cleanup() {
+	if [ "${KEEP_WORK:-0}" = 1 ]; then
+		echo "kept $WORK"
+	else
+		rm -rf "$WORK"
+	fi
+}
+
+pass() { npass=$((npass + 1)); echo "PASS: $*"; }
+fail() { nfail=$((nfail + 1)); echo "FAIL: $*"; }
+
+finish() {
+	echo "$npass passed, $nfail failed"
+	[ "$nfail" -eq 0 ]
+	exit $?
+}
+
+# check NAME CMD...: run CMD, count a pass or a failure (output shown on failure).
+check() {
+	name=$1
+	shift
+	if out=$("$@" 2>&1); then
+		pass "$name"
+	else
+		fail "$name"
+		printf '%s\n' "$out" | head -n 20 | sed 's/^/    /'
+	fi
+}
+
+# make_tree DIR: a small tree with regular, sparse, empty, large and inline
+# files, nested directories, symlinks (short and long), and odd modes/owners.
+make_tree() {
+	d=$1
+	mkdir -p "$d/dir1/dir2/dir3" "$d/empty_dir" || return 1
+	printf 'hello\n' > "$d/small.txt"
+	head -c 5000 /dev/urandom > "$d/five_k.bin"
+	head -c 3000000 /dev/urandom > "$d/dir1/three_m.bin"
+	head -c 5000000 /dev/urandom > "$d/dir1/dir2/five_m.bin"
+	truncate -s 10M "$d/dir1/sparse" && printf 'tail' >> "$d/dir1/sparse"
+	: > "$d/empty"
+	ln -s small.txt "$d/link"
+	ln -s "$(printf 'L%.0s' $(seq 1 300))" "$d/long_link"
+	ln -s ../../small.txt "$d/dir1/dir2/up_link"
+	for i in $(seq 1 250); do printf 'file %d\n' "$i" > "$d/dir1/dir2/dir3/f$i"; done
+	chmod 640 "$d/small.txt"
+	chmod 2755 "$d/dir1"
+	chmod 700 "$d/empty_dir"
+	chmod 4755 "$d/five_k.bin"
+	chown 1234:5678 "$d/five_k.bin"
+	chown 42:43 "$d/dir1/dir2"
+}
+
+# populate IMG SRC: copy SRC into IMG with f2fs-tools' sload (owners kept).
+populate() {
+	"$ORACLE_SLOAD" -P -f "$2" "$1" > "$WORK/sload.log" 2>&1 ||
+		{ echo "sload.f2fs failed on $1"; tail -n 5 "$WORK/sload.log"; return 1; }
+}
+
+# kernel_images: print the kernel-written images left by tests/kernel.
+kernel_images() {
+	idx=$top_builddir/tests/kernel/images/index
+	[ -f "$idx" ] || return 0
+	while read -r name rest; do
+		[ -f "$top_builddir/tests/kernel/images/$name.img" ] &&
+			echo "$top_builddir/tests/kernel/images/$name.img"
+	done < "$idx"
+}
