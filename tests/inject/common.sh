@@ -69,7 +69,7 @@ mkimg() {
 		hard_error "mkfs.f2fs $* failed: $(cat "$WORK/$name.mkfs")"
 }
 
-# A small tree: regular files (inline and not), a 3-level directory, a
+# A small tree: regular files (inline, in the inode, with a direct node), a 3-level directory, a
 # directory with 40 entries (not inline), a symlink, an xattr.
 make_src() {
 	local d=$WORK/src i
@@ -77,6 +77,7 @@ make_src() {
 	mkdir -p "$d/dir1/sub" "$d/dir2"
 	echo hello >"$d/file1"
 	head -c 20000 /dev/zero | tr '\0' 'x' >"$d/big"
+	head -c 4194304 /dev/zero | tr '\0' 'y' >"$d/huge"
 	ln -s file1 "$d/link1"
 	echo deep >"$d/dir1/sub/deep"
 	for i in $(seq 1 40); do echo "$i" >"$d/dir2/f_$i"; done
@@ -189,10 +190,11 @@ dump_field() {
 		awk -v f="$2" '$1 == f { v = $NF; gsub(/]/, "", v); print v; exit }'
 }
 
-# inode_field IMG INO FIELD: decimal value shown by `dump.f2fs -i INO`.
+# inode_field IMG INO FIELD: value shown by `dump.f2fs -i INO` (decimal,
+# or the text of a string field).
 inode_field() {
-	"$DUMP_ORACLE" -i "$2" "$1" 2>/dev/null </dev/null |
-		awk -v f="$3" '$1 == f { v = $NF; gsub(/]/, "", v); print v; exit }'
+	(cd "$WORK" && "$DUMP_ORACLE" -i "$2" "$1" 2>/dev/null </dev/null) |
+		awk -v f="$3" '$1 == f { v = $NF; gsub(/[][]/, "", v); print v; exit }'
 }
 
 # nat_blkaddr IMG NID: the block address f2fs-tools' dump.f2fs -n shows
