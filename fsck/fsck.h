@@ -1,0 +1,188 @@
+/*
+ * fsck.h - the one context of an fsck.f2fs run and the interfaces between
+ * its passes.
+ *
+ * A run is: options -> open (read-only) -> pass 1 superblock/checkpoint ->
+ * pass 2 SIT -> pass 3 NAT -> pass 4 node walk from the root, the quota
+ * inodes and the orphans (pass 5, directories, runs inside it) -> roll-
+ * forward chain -> pass 6 SSA -> pass 7 derived state (SIT bitmaps, section
+ * counts, free sections, cursegs, counters, nat_bits, leaks) -> summary.
+ * Every pass reads and writes only this context; detection code reports
+ * only through fsck_report() (fsck_report.c), with the problem codes of the
+ * table in fsck_problem.c.
+ */
+#ifndef FSCK_H
+#define FSCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "f2fs_fs.h"
+#include "f2fs_mount.h"
+#include "f2fs_nat.h"
+#include "f2fs_sit.h"
+#include "fsck_problem.h"
+
+/* fsck(8) exit codes. */
+#define FSCK_EXIT_OK		0
+#define FSCK_EXIT_NONDESTRUCT	1
+#define FSCK_EXIT_UNCORRECTED	4
+#define FSCK_EXIT_ERROR		8
+#define FSCK_EXIT_USAGE		16
+
+/* Value of an object field that is not set. */
+#define FSCK_NONE	UINT64_MAX
+
+/* The objects a problem concerns; unset fields are FSCK_NONE / NULL. Use
+ * FSCK_OBJ(...) to build one with only the named fields set. */
+struct fsck_obj {
+	uint64_t nid, ino, segno, secno, blkaddr;
+	uint64_t sb, cp;		/* superblock copy / checkpoint pack */
+	uint64_t expected, found;	/* numbers the message compares */
+	uint64_t idx;			/* slot, entry index or file offset */
+	const char *path;
+	const char *str;		/* a detail (static or caller-owned) */
+};
+
+/* Designated initialisers after the defaults override them on purpose. */
+#pragma GCC diagnostic ignored "-Woverride-init"
+#define FSCK_OBJ(...) (&(struct fsck_obj){ .nid = FSCK_NONE, .ino = FSCK_NONE, \
+	.segno = FSCK_NONE, .secno = FSCK_NONE, .blkaddr = FSCK_NONE, \
+	.sb = FSCK_NONE, .cp = FSCK_NONE, .expected = FSCK_NONE, \
+	.found = FSCK_NONE, .idx = FSCK_NONE, .path = NULL, .str = NULL, __VA_ARGS__ })
+
+enum fsck_mode {
+	FSCK_MODE_CHECK,	/* -n / -N / --dry-run / no option */
+	FSCK_MODE_PREEN,	/* -a / -p */
+	FSCK_MODE_YES,		/* -y / -f */
+};
+
+struct fsck_opts {
+	const char *device;
+	enum fsck_mode mode;
+	bool dry_run;
+	bool json;
+	bool list_only;		/* -l */
+	bool tree;		/* -t */
+	int debug;		/* -d N */
+	int progress_fd;	/* -C fd, -1 = none */
+	bool progress_bar;	/* -C 0 on a terminal */
+	unsigned int max_lines;	/* lines printed per problem code */
+};
+
+/* Per-nid state, calloc'd for max_nid entries (only touched pages become
+ * resident). */
+struct fsck_nid_info {
+	uint32_t links_found;	/* dentries naming this inode */
+	uint32_t i_links;
+	uint32_t subdirs;	/* directories among its entries */
+	uint8_t flags;		/* FSCK_NI_* */
+	uint8_t ftype;		/* F2FS_FT_* from i_mode */
+};
+#define FSCK_NI_NODE	0x01	/* node reached by the walk */
+#define FSCK_NI_INODE	0x02	/* an inode checked by the walk */
+#define FSCK_NI_DIR	0x04
+#define FSCK_NI_ORPHAN	0x08
+#define FSCK_NI_QUOTA	0x10
+#define FSCK_NI_QUEUED	0x20	/* inode pushed for checking */
+#define FSCK_NI_LOST	0x40	/* reached only as an unreachable inode */
+
+/* One expected summary entry, for the SSA pass. */
+struct fsck_ssa_ent {
+	uint32_t blkaddr;
+	uint32_t nid;
+	uint16_t ofs_in_node;
+	uint8_t is_node;
+	uint8_t pad;
+} __attribute__((packed));
+
+struct fsck_stats {
+	uint64_t inodes, nodes, data_blocks, new_addr_blocks;
+	uint64_t dirs, files, symlinks, specials, dentries;
+	uint64_t orphans, lost_inodes;
+	uint64_t chain_nodes;
+	uint64_t unverified_hashes;	/* casefolded names we cannot fold */
+	uint64_t free_secs, dirty_secs, full_secs;
+};
+
+struct fsck_ctx {
+	struct fsck_opts opt;
+	struct f2fs_fs *fs;
+	bool fs_usable;			/* sb + cp loaded: deeper passes can run */
+	struct f2fs_sit_model sit;
+	bool sit_loaded;
+	struct f2fs_nat_model nat;
+	bool nat_loaded;
+
+	uint64_t main_blocks;
+	uint8_t *reach;			/* bit per main block: referenced */
+	uint8_t *nat_addr;		/* bit per main block: named by a NAT entry */
+	uint8_t *chain;			/* bit per main block: roll-forward chain */
+	uint8_t *seg_kind;		/* per segment: 1 data seen, 2 node seen, 4 reported */
+	struct fsck_nid_info *ni;	/* max_nid entries */
+
+	uint32_t *orphans;		/* inos from the orphan blocks */
+	uint32_t n_orphans;
+
+	struct fsck_ssa_ent *ssa;	/* pending summary checks */
+	uint32_t n_ssa, cap_ssa;
+
+	struct fsck_stats st;
+	/* problem bookkeeping (fsck_report.c) */
+	uint32_t *code_count;		/* per table index */
+	uint64_t n_errors, n_warnings, n_infos;
+	bool json_first;
+	FILE *out;
+	int exit_override;		/* operational error seen: exit 8 */
+};
+
+/* ---- fsck_report.c ---- */
+void fsck_report_init(struct fsck_ctx *ctx);
+/* The only way detection code reports a problem. */
+void fsck_report(struct fsck_ctx *ctx, enum fsck_problem code, const struct fsck_obj *obj);
+/* Diagnostics (stderr), for operational errors and -d output. */
+void fsck_diag(const struct fsck_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void fsck_debug(const struct fsck_ctx *ctx, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void fsck_print_summary(struct fsck_ctx *ctx, int exit_code);
+void fsck_progress(struct fsck_ctx *ctx, int pass, uint64_t cur, uint64_t max);
+void fsck_report_free(struct fsck_ctx *ctx);
+
+/* ---- the passes ---- */
+/* Pass 1: both superblock copies, both packs, the chosen checkpoint, its
+ * summaries, journals and orphan blocks.  Returns false when there is no
+ * usable superblock + checkpoint (the check cannot go on). */
+bool fsck_pass_super(struct fsck_ctx *ctx);
+int fsck_pass_sit(struct fsck_ctx *ctx);
+int fsck_pass_nat(struct fsck_ctx *ctx);
+int fsck_pass_nodes(struct fsck_ctx *ctx);
+int fsck_pass_rollforward(struct fsck_ctx *ctx);
+int fsck_pass_ssa(struct fsck_ctx *ctx);
+int fsck_pass_verify(struct fsck_ctx *ctx);
+/* -l: print superblock and checkpoint fields. */
+void fsck_print_sb_cp(struct fsck_ctx *ctx);
+
+/* ---- helpers shared by passes (fsck_util.c) ---- */
+static inline bool fsck_bit(const uint8_t *map, uint64_t nr)
+{
+	return (map[nr >> 3] >> (nr & 7)) & 1;
+}
+static inline void fsck_set(uint8_t *map, uint64_t nr)
+{
+	map[nr >> 3] |= (uint8_t)(1u << (nr & 7));
+}
+/* Whether addr is a block address of the main area. */
+bool fsck_addr_in_main(const struct fsck_ctx *ctx, uint32_t addr);
+/* Whether addr is valid in the loaded SIT (false when SIT not loaded). */
+bool fsck_sit_valid(const struct fsck_ctx *ctx, uint32_t addr);
+/* Queue an expected summary entry (flushes the SSA pass when full). */
+int fsck_expect_summary(struct fsck_ctx *ctx, uint32_t blkaddr, uint32_t nid,
+			uint16_t ofs_in_node, bool is_node);
+/* The NAT entry of nid, or false when unknown/out of range. */
+bool fsck_nat_lookup(const struct fsck_ctx *ctx, uint32_t nid, struct f2fs_nat_entry *e);
+/* Check and flush the queued summary entries (fsck_pass_ssa.c). */
+int fsck_ssa_flush(struct fsck_ctx *ctx);
+
+#endif

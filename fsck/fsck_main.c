@@ -1,0 +1,269 @@
+/*
+ * fsck_main.c - fsck.f2fs: the command line (f2fs-tools compatible, plus
+ * e2fsck's -C and a --json report), opening the volume read-only, running
+ * the passes in order over one context, and the fsck(8) exit code.
+ *
+ * Never writes: the device is opened read-only whatever the mode, and
+ * nothing ever prompts (repair is issue 5; the repair modes check and
+ * report what they would fix).
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "f2fs_err.h"
+#include "fsck.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: fsck.f2fs [options] device\n"
+		"  -a, -p [0|1|2]  preen: check, fix what is safe (reports only: repair is not implemented yet)\n"
+		"  -f, -y          full check and fix everything (reports only for now)\n"
+		"  -n, -N          check only, answer no to everything (default)\n"
+		"  --dry-run       check and show what a repair would do; never writes\n"
+		"  -d N            debug level (diagnostics on stderr)\n"
+		"  -l              print the superblock and checkpoint and exit\n"
+		"  -t              print the directory tree while checking\n"
+		"  -C fd           progress lines to file descriptor fd (0: a bar on a terminal)\n"
+		"  --json          report as one JSON document on stdout\n"
+		"  -V              print the version and exit\n"
+		"  -c N, -m N, -q N, -M, -g android, --kernel-check, --no-kernel-check,\n"
+		"  --debug-cache   accepted for compatibility, ignored\n");
+}
+
+enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP };
+
+static const struct option long_opts[] = {
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "kernel-check", no_argument, NULL, OPT_IGNORED },
+	{ "no-kernel-check", no_argument, NULL, OPT_IGNORED },
+	{ "debug-cache", no_argument, NULL, OPT_IGNORED },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static bool parse_uint(const char *s, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return false;
+	v = strtol(s, &end, 10);
+	if (*end || v < 0 || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* -p takes an optional level; a following non-number is the device. */
+static void parse_preen(int argc, char **argv, struct fsck_opts *o)
+{
+	long level;
+
+	o->mode = FSCK_MODE_PREEN;
+	if (parse_uint(optarg, 2, &level))
+		return;
+	if (optind > 0 && optind <= argc && argv[optind - 1] == optarg)
+		optind--;
+}
+
+/* -C fd (e2fsck) or -C encoding (f2fs-tools: enable casefolding, which a
+ * checker must refuse). Returns false on a usage error. */
+static bool parse_progress(struct fsck_opts *o)
+{
+	long fd;
+
+	if (!parse_uint(optarg, 1 << 20, &fd)) {
+		fprintf(stderr, "fsck.f2fs: -C %s: changing the casefold encoding is not supported; "
+			"-C takes a file descriptor for progress\n", optarg);
+		return false;
+	}
+	if (fd == 0)
+		o->progress_bar = isatty(STDERR_FILENO);
+	else
+		o->progress_fd = (int)fd;
+	return true;
+}
+
+/* Returns -1 to go on, or an exit code. */
+static int parse_args(int argc, char **argv, struct fsck_opts *o)
+{
+	int c;
+	long v;
+
+	memset(o, 0, sizeof(*o));
+	o->progress_fd = -1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ap:fynNd:ltC:c:m:q:Mg:VSHO:", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'a': o->mode = FSCK_MODE_PREEN; break;
+		case 'p': parse_preen(argc, argv, o); break;
+		case 'f': case 'y': o->mode = FSCK_MODE_YES; break;
+		case 'n': case 'N': o->mode = FSCK_MODE_CHECK; break;
+		case OPT_DRY_RUN: o->dry_run = true; break;
+		case OPT_JSON: o->json = true; break;
+		case 'd':
+			if (!parse_uint(optarg, 100, &v)) {
+				fprintf(stderr, "fsck.f2fs: -d needs a number\n");
+				return FSCK_EXIT_USAGE;
+			}
+			o->debug = (int)v;
+			break;
+		case 'l': o->list_only = true; break;
+		case 't': case 'M': o->tree = true; break;
+		case 'C':
+			if (!parse_progress(o))
+				return FSCK_EXIT_USAGE;
+			break;
+		case 'c': case 'm': case 'q': case 'g': case OPT_IGNORED:
+			break;
+		case 'V':
+			printf("fsck.f2fs (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			return FSCK_EXIT_OK;
+		case OPT_HELP:
+			usage(stdout);
+			return FSCK_EXIT_OK;
+		case 'S': case 'H': case 'O':
+			fprintf(stderr, "fsck.f2fs: -%c is not supported by this checker\n", c);
+			return FSCK_EXIT_USAGE;
+		case ':':
+			if (optopt == 'p') {
+				o->mode = FSCK_MODE_PREEN;
+				break;
+			}
+			fprintf(stderr, "fsck.f2fs: option -%c needs an argument\n", optopt);
+			usage(stderr);
+			return FSCK_EXIT_USAGE;
+		default:
+			fprintf(stderr, "fsck.f2fs: unknown option\n");
+			usage(stderr);
+			return FSCK_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return FSCK_EXIT_USAGE;
+	}
+	o->device = argv[optind];
+	return -1;
+}
+
+static void free_ctx(struct fsck_ctx *ctx)
+{
+	if (ctx->sit_loaded)
+		f2fs_sit_free(&ctx->sit);
+	if (ctx->nat_loaded)
+		f2fs_nat_free(&ctx->nat);
+	free(ctx->reach);
+	free(ctx->nat_addr);
+	free(ctx->chain);
+	free(ctx->seg_kind);
+	free(ctx->ni);
+	free(ctx->ssa);
+	free(ctx->orphans);
+	f2fs_fs_close(ctx->fs);
+	fsck_report_free(ctx);
+}
+
+static int alloc_maps(struct fsck_ctx *ctx)
+{
+	struct f2fs_fs *fs = ctx->fs;
+	size_t map = (size_t)((ctx->main_blocks + 7) / 8);
+
+	ctx->reach = calloc(map ? map : 1, 1);
+	ctx->nat_addr = calloc(map ? map : 1, 1);
+	ctx->chain = calloc(map ? map : 1, 1);
+	ctx->seg_kind = calloc(fs->main_segs ? fs->main_segs : 1, 1);
+	ctx->ni = calloc(fs->max_nid ? fs->max_nid : 1, sizeof(*ctx->ni));
+	if (!ctx->reach || !ctx->nat_addr || !ctx->chain || !ctx->seg_kind || !ctx->ni)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Run a pass; an operational failure (I/O, memory) makes the exit 8. */
+static bool run(struct fsck_ctx *ctx, const char *name, int (*pass)(struct fsck_ctx *))
+{
+	int err = pass(ctx);
+
+	if (err) {
+		fsck_diag(ctx, "%s: %s", name, f2fs_strerror(err));
+		ctx->exit_override = FSCK_EXIT_ERROR;
+		return false;
+	}
+	return true;
+}
+
+static void run_passes(struct fsck_ctx *ctx)
+{
+	if (!fsck_pass_super(ctx) || ctx->exit_override)
+		return;
+	ctx->main_blocks = (uint64_t)ctx->fs->main_segs * BLKS_PER_SEG;
+	if (alloc_maps(ctx)) {
+		fsck_diag(ctx, "out of memory");
+		ctx->exit_override = FSCK_EXIT_ERROR;
+		return;
+	}
+	if (!run(ctx, "SIT", fsck_pass_sit) || !run(ctx, "NAT", fsck_pass_nat))
+		return;
+	if (!run(ctx, "roll-forward chain", fsck_pass_rollforward))
+		return;
+	if (!run(ctx, "node walk", fsck_pass_nodes) || !run(ctx, "SSA", fsck_pass_ssa))
+		return;
+	run(ctx, "verify", fsck_pass_verify);
+}
+
+int main(int argc, char **argv)
+{
+	struct fsck_ctx ctx;
+	struct f2fs_dev_opts dopts = { .read_only = true };
+	struct f2fs_dev *dev;
+	int code, err;
+
+	memset(&ctx, 0, sizeof(ctx));
+	code = parse_args(argc, argv, &ctx.opt);
+	if (code >= 0)
+		return code;
+	err = f2fs_dev_open(ctx.opt.device, &dopts, &dev);
+	if (err) {
+		fsck_diag(&ctx, "cannot open %s: %s", ctx.opt.device, f2fs_strerror(err));
+		return FSCK_EXIT_ERROR;
+	}
+	err = f2fs_fs_open_dev(dev, &ctx.fs);
+	if (err && err != -EFSCORRUPTED && err != -EFSBADCRC) {
+		fsck_diag(&ctx, "cannot load %s: %s", ctx.opt.device, f2fs_strerror(err));
+		f2fs_fs_close(ctx.fs);
+		return FSCK_EXIT_ERROR;
+	}
+	ctx.fs_usable = !err;
+	if (ctx.opt.list_only) {
+		fsck_print_sb_cp(&ctx);
+		f2fs_fs_close(ctx.fs);
+		return ctx.fs_usable ? FSCK_EXIT_OK : FSCK_EXIT_UNCORRECTED;
+	}
+	fsck_report_init(&ctx);
+	if (!ctx.code_count) {
+		fsck_diag(&ctx, "out of memory");
+		f2fs_fs_close(ctx.fs);
+		return FSCK_EXIT_ERROR;
+	}
+	run_passes(&ctx);
+	if (ctx.exit_override)
+		code = ctx.exit_override;
+	else if (ctx.n_errors + ctx.n_warnings)
+		code = FSCK_EXIT_UNCORRECTED;
+	else
+		code = FSCK_EXIT_OK;
+	fsck_print_summary(&ctx, code);
+	if (ctx.opt.debug && ctx.fs && ctx.fs->dev)
+		fsck_debug(&ctx, 1, "I/O: %llu read calls, %llu blocks read, %llu writes",
+			   (unsigned long long)ctx.fs->dev->stats.read_calls,
+			   (unsigned long long)ctx.fs->dev->stats.read_blocks,
+			   (unsigned long long)ctx.fs->dev->stats.write_calls);
+	free_ctx(&ctx);
+	return code;
+}

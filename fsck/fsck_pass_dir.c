@@ -1,0 +1,351 @@
+/*
+ * fsck_pass_dir.c - pass 5, directories (run by the node walk for every
+ * directory it checks): dentry bitmaps, name lengths and slots, inode
+ * numbers, file types, name hashes (casefold-aware for ASCII names; other
+ * casefolded names are counted as unverifiable) and hash-bucket positions
+ * per level, '.' and '..', directories linked twice.  Every valid entry
+ * bumps its inode's link count; inodes not yet queued are pushed on the
+ * walk's stack with their path.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs_crc.h"
+#include "f2fs_err.h"
+#include "fsck_walk.h"
+
+struct dir_state {
+	struct fsck_dir_walk d;
+	bool seen_dot, seen_dotdot;
+};
+
+/* ---- hash-table geometry ---- */
+
+static uint64_t dir_buckets(uint32_t level, uint32_t dir_level)
+{
+	if (level + dir_level < MAX_DIR_HASH_DEPTH / 2)
+		return 1ull << (level + dir_level);
+	return MAX_DIR_BUCKETS;
+}
+
+static uint32_t bucket_blocks(uint32_t level)
+{
+	return level < MAX_DIR_HASH_DEPTH / 2 ? 2 : 4;
+}
+
+/* Level and bucket of dentry block bidx. */
+static void block_position(uint64_t bidx, uint32_t dir_level, uint32_t *level, uint64_t *bucket)
+{
+	uint64_t start = 0;
+
+	for (uint32_t l = 0; l < MAX_DIR_HASH_DEPTH; l++) {
+		uint64_t span = dir_buckets(l, dir_level) * bucket_blocks(l);
+
+		if (bidx < start + span) {
+			*level = l;
+			*bucket = (bidx - start) / bucket_blocks(l);
+			return;
+		}
+		start += span;
+	}
+	*level = MAX_DIR_HASH_DEPTH;
+	*bucket = 0;
+}
+
+/* ---- names ---- */
+
+/* Printable copy of a name (non-printable bytes as \xNN). */
+static void printable(char *out, size_t cap, const uint8_t *name, uint32_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	for (uint32_t i = 0; i < len && o + 5 < cap; i++) {
+		uint8_t c = name[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\') {
+			out[o++] = (char)c;
+		} else {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		}
+	}
+	out[o] = 0;
+}
+
+static char *child_path(const char *parent, uint32_t parent_ino, const char *name)
+{
+	size_t n = strlen(name) + (parent ? strlen(parent) : 24) + 3;
+	char *p = malloc(n);
+
+	if (!p)
+		return NULL;
+	if (!parent)
+		snprintf(p, n, "<ino %u>/%s", parent_ino, name);
+	else if (!strcmp(parent, "/"))
+		snprintf(p, n, "/%s", name);
+	else
+		snprintf(p, n, "%s/%s", parent, name);
+	return p;
+}
+
+/* Hash the kernel would store, or false when it cannot be computed here. */
+static bool expected_hash(struct fsck_ctx *ctx, const struct fsck_dir_walk *d,
+			  const uint8_t *name, uint32_t len, uint32_t *hash)
+{
+	uint8_t folded[F2FS_NAME_LEN];
+
+	if (!d->casefold) {
+		*hash = f2fs_dentry_hash(name, len);
+		return true;
+	}
+	if (d->encrypted)
+		goto unverifiable;
+	for (uint32_t i = 0; i < len; i++) {
+		if (name[i] >= 0x80)
+			goto unverifiable;	/* needs full Unicode folding */
+		folded[i] = (name[i] >= 'A' && name[i] <= 'Z') ? (uint8_t)(name[i] + 32) : name[i];
+	}
+	*hash = f2fs_dentry_hash(folded, len);
+	return true;
+unverifiable:
+	ctx->st.unverified_hashes++;
+	return false;
+}
+
+/* ---- one entry ---- */
+
+static void check_dots(struct fsck_walk *w, struct dir_state *s, const struct f2fs_dir_entry *de,
+		       uint32_t slot, bool first_block, bool dot, const char *pname)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint32_t ino = le32_to_cpu(de->ino);
+
+	if (le32_to_cpu(de->hash_code))
+		fsck_report(ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+			    .str = pname, .found = le32_to_cpu(de->hash_code), .expected = 0));
+	if (first_block && dot && slot == 0) {
+		s->seen_dot = true;
+		if (ino != s->d.ino)
+			fsck_report(ctx, PR_DENT_DOT, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+				    .str = "names another inode"));
+	} else if (first_block && !dot && slot == 1) {
+		s->seen_dotdot = true;
+		if (s->d.parent && ino != s->d.parent)
+			fsck_report(ctx, PR_DENT_DOTDOT, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+				    .found = ino, .expected = s->d.parent));
+	} else {
+		fsck_report(ctx, PR_DENT_DUP_DOTS, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+			    .str = pname, .idx = slot));
+	}
+}
+
+/* The inode an entry names: push it, or account another link. */
+static void link_child(struct fsck_walk *w, struct dir_state *s, const struct f2fs_dir_entry *de,
+		       const char *pname)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint32_t ino = le32_to_cpu(de->ino);
+	struct fsck_nid_info *ni;
+	struct f2fs_nat_entry e;
+	char *path;
+
+	if (ino < F2FS_RESERVED_NODE_NUM || ino >= ctx->fs->max_nid ||
+	    !fsck_nat_lookup(ctx, ino, &e) || !le32_to_cpu(e.block_addr)) {
+		fsck_report(ctx, PR_DENT_INO, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+			    .str = pname, .found = ino));
+		return;
+	}
+	if (le32_to_cpu(e.ino) != ino) {
+		fsck_report(ctx, PR_DENT_NOT_INODE, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+			    .str = pname, .found = ino));
+		return;
+	}
+	ni = &ctx->ni[ino];
+	ni->links_found++;
+	ctx->st.dentries++;
+	if (ni->flags & FSCK_NI_QUEUED) {
+		if (de->file_type == F2FS_FT_DIR || (ni->flags & FSCK_NI_DIR)) {
+			path = child_path(s->d.path, s->d.ino, pname);
+			fsck_report(ctx, PR_DIR_HARDLINK, FSCK_OBJ(.ino = ino, .path = path));
+			free(path);
+		} else if ((ni->flags & FSCK_NI_INODE) && ni->ftype != de->file_type) {
+			path = child_path(s->d.path, s->d.ino, pname);
+			fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = ino, .path = path,
+				    .str = path, .found = de->file_type, .expected = ni->ftype));
+			free(path);
+		}
+		return;
+	}
+	path = child_path(s->d.path, s->d.ino, pname);
+	if (!path) {
+		w->err = -ENOMEM;
+		return;
+	}
+	fsck_walk_push(w, ino, s->d.ino, de->file_type, ITEM_NS, path);
+}
+
+static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f2fs_dir_entry *de,
+			const uint8_t *name, uint32_t len, uint32_t slot, uint32_t bidx,
+			uint32_t level, uint64_t bucket)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	bool first_block = bidx == 0 || bidx == UINT32_MAX;
+	char pname[F2FS_NAME_LEN * 4 + 1];
+	uint32_t hash;
+
+	printable(pname, sizeof(pname), name, len);
+	if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.')) {
+		check_dots(w, s, de, slot, first_block, len == 1, pname);
+		return;
+	}
+	if (!s->d.encrypted && (memchr(name, '/', len) || memchr(name, 0, len)))
+		fsck_report(ctx, PR_DENT_NAME_CHARS, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+			    .str = pname));
+	if (de->file_type >= F2FS_FT_MAX)
+		fsck_report(ctx, PR_DENT_BAD_TYPE, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+			    .str = pname, .found = de->file_type));
+	if (expected_hash(ctx, &s->d, name, len, &hash)) {
+		if (hash != le32_to_cpu(de->hash_code))
+			fsck_report(ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+				    .str = pname, .found = le32_to_cpu(de->hash_code), .expected = hash));
+		else if (bidx != UINT32_MAX && level < MAX_DIR_HASH_DEPTH &&
+			 hash % dir_buckets(level, s->d.dir_level) != bucket)
+			fsck_report(ctx, PR_DENT_POSITION, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+				    .str = pname, .idx = bidx));
+	}
+	link_child(w, s, de, pname);
+}
+
+/* Scan one dentry area; bidx UINT32_MAX for the inline area. */
+static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8_t *bitmap,
+			   const struct f2fs_dir_entry *dent, const uint8_t *names,
+			   uint32_t nslots, uint32_t bidx)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint32_t level = 0;
+	uint64_t bucket = 0;
+
+	if (bidx != UINT32_MAX) {
+		block_position(bidx, s->d.dir_level, &level, &bucket);
+		if (level >= s->d.depth)
+			fsck_report(ctx, PR_DENT_DEPTH, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+				    .idx = bidx, .found = s->d.depth));
+	}
+	for (uint32_t i = 0; i < nslots && !w->err;) {
+		const struct f2fs_dir_entry *de = &dent[i];
+		uint32_t len = le16_to_cpu(de->name_len), slots;
+
+		if (!test_bit_le(i, bitmap)) {
+			i++;
+			continue;
+		}
+		if (len == 0 || len > F2FS_NAME_LEN) {
+			fsck_report(ctx, PR_DENT_NAME_LEN, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+				    .idx = i, .found = len));
+			i++;
+			continue;
+		}
+		slots = GET_DENTRY_SLOTS(len);
+		if (i + slots > nslots) {
+			fsck_report(ctx, PR_DENT_SLOTS, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+				    .idx = i, .found = len));
+			break;
+		}
+		check_entry(w, s, de, names + (size_t)i * F2FS_SLOT_LEN, len, i, bidx, level, bucket);
+		i += slots;
+	}
+}
+
+static void finish_dir(struct fsck_walk *w, struct dir_state *s)
+{
+	if (!s->seen_dot)
+		fsck_report(w->ctx, PR_DENT_DOT, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+			    .str = "is missing"));
+	if (!s->seen_dotdot)
+		fsck_report(w->ctx, PR_DENT_DOTDOT, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+			    .expected = s->d.parent ? s->d.parent : FSCK_NONE));
+}
+
+static void init_state(struct fsck_walk *w, struct dir_state *s, const struct fsck_item *it,
+		       const struct f2fs_inode *ri, bool is_inline)
+{
+	memset(s, 0, sizeof(*s));
+	s->d.ino = it->ino;
+	s->d.parent = it->kind == ITEM_NS ? it->parent : 0;
+	s->d.path = it->path;
+	s->d.dir_level = ri->i_dir_level;
+	s->d.depth = le32_to_cpu(ri->i_current_depth);
+	s->d.i_size = le64_to_cpu(ri->i_size);
+	s->d.casefold = (le32_to_cpu(ri->i_flags) & F2FS_CASEFOLD_FL) &&
+			(w->ctx->fs->features & F2FS_FEATURE_CASEFOLD);
+	s->d.encrypted = ri->i_advise & FADVISE_ENCRYPT_BIT;
+	s->d.is_inline = is_inline;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
+			   const struct f2fs_inode *ri)
+{
+	struct dir_state s;
+	uint32_t n = w->dent_n, addrs[FSCK_BATCH];
+	uint64_t *order = malloc(((size_t)n + 1) * sizeof(*order));
+
+	if (!order) {
+		w->err = -ENOMEM;
+		return;
+	}
+	init_state(w, &s, it, ri, false);
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = (uint64_t)w->dent_addr[i] << 32 | w->dent_bidx[i];
+	qsort(order, n, sizeof(*order), cmp_u64);
+	for (uint32_t first = 0; first < n && !w->err; first += FSCK_BATCH) {
+		uint32_t cnt = n - first < FSCK_BATCH ? n - first : FSCK_BATCH;
+
+		for (uint32_t i = 0; i < cnt; i++)
+			addrs[i] = (uint32_t)(order[first + i] >> 32);
+		w->err = fsck_read_sorted(w, addrs, cnt, w->dbuf);
+		for (uint32_t i = 0; i < cnt && !w->err; i++) {
+			const struct f2fs_dentry_block *db = (const void *)(w->dbuf + (size_t)i * F2FS_BLKSIZE);
+			uint32_t bidx = (uint32_t)order[first + i];
+
+			if ((uint64_t)bidx * F2FS_BLKSIZE >= s.d.i_size)
+				fsck_report(w->ctx, PR_DENT_BLOCK_PAST_SIZE, FSCK_OBJ(.ino = s.d.ino,
+					    .path = s.d.path, .idx = bidx, .found = s.d.i_size));
+			check_dentries(w, &s, db->dentry_bitmap, db->dentry,
+				       &db->filename[0][0], NR_DENTRY_IN_BLOCK, bidx);
+		}
+	}
+	free(order);
+	if (!w->err)
+		finish_dir(w, &s);
+}
+
+void fsck_check_inline_dir(struct fsck_walk *w, const struct fsck_item *it,
+			   const struct f2fs_node *node)
+{
+	const struct f2fs_inode *ri = &node->i;
+	uint32_t extra = fsck_extra_words(ri);
+	uint32_t ixa = fsck_inline_xattr_addrs(w->ctx, ri);
+	uint32_t size = 4 * (DEF_ADDRS_PER_INODE - extra - ixa - 1);
+	uint32_t nslots = size * 8 / ((SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) * 8 + 1);
+	uint32_t bitmap_bytes = (nslots + 7) / 8;
+	uint32_t reserved = size - (nslots * (SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) + bitmap_bytes);
+	const uint8_t *base = (const uint8_t *)&ri->i_addr[extra + 1];
+	struct dir_state s;
+
+	init_state(w, &s, it, ri, true);
+	check_dentries(w, &s, base, (const struct f2fs_dir_entry *)(base + bitmap_bytes + reserved),
+		       base + bitmap_bytes + reserved + (size_t)nslots * SIZE_OF_DIR_ENTRY,
+		       nslots, UINT32_MAX);
+	if (!w->err)
+		finish_dir(w, &s);
+}

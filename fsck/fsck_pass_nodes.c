@@ -1,0 +1,715 @@
+/*
+ * fsck_pass_nodes.c - pass 4: the node walk.
+ *
+ * Starts from the root, the quota inodes and the orphan inodes, then
+ * takes every inode NAT says is in use but the walk did not reach as a
+ * "lost" root.  Inodes wait on an explicit stack (no recursion; each
+ * inode is pushed once, so loops end); they are popped in batches, sorted
+ * by block address and fetched with one batched read.  Each inode's tree
+ * (direct, indirect, double-indirect nodes) is fetched level by level the
+ * same way.  For every node: footer nid/ino/offset, NAT owner, double
+ * references; for every block: inside main, not used twice, segment type
+ * class; both are queued for the SSA pass.  Directories go to
+ * fsck_pass_dir.c, which pushes the inodes they name.  At the end: link
+ * counts.  Records for pass 7: ctx->reach, ctx->ni, ctx->st.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "f2fs_err.h"
+#include "fsck_walk.h"
+
+/* ---- the inode stack ---- */
+
+int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint32_t parent, uint8_t ftype,
+		   enum fsck_item_kind kind, char *path)
+{
+	struct fsck_item *it;
+
+	if (w->n == w->cap) {
+		uint32_t cap = w->cap ? w->cap * 2 : 1024;
+		void *p = realloc(w->stack, (size_t)cap * sizeof(*w->stack));
+
+		if (!p) {
+			free(path);
+			w->err = -ENOMEM;
+			return -ENOMEM;
+		}
+		w->stack = p;
+		w->cap = cap;
+	}
+	w->ctx->ni[ino].flags |= FSCK_NI_QUEUED;
+	it = &w->stack[w->n++];
+	memset(it, 0, sizeof(*it));
+	it->ino = ino;
+	it->parent = parent;
+	it->ftype = ftype;
+	it->kind = (uint8_t)kind;
+	it->path = path;
+	return 0;
+}
+
+/* ---- batched reads in address order ---- */
+
+/* Read n blocks (addrs sorted ascending) into consecutive buffers. */
+int fsck_read_sorted(struct fsck_walk *w, uint32_t *addrs, uint32_t n, uint8_t *buf)
+{
+	size_t nvec = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (nvec && w->vec[nvec - 1].blkaddr + w->vec[nvec - 1].nblocks == addrs[i]) {
+			w->vec[nvec - 1].nblocks++;
+			continue;
+		}
+		w->vec[nvec].blkaddr = addrs[i];
+		w->vec[nvec].nblocks = 1;
+		w->vec[nvec].buf = buf + (size_t)i * F2FS_BLKSIZE;
+		nvec++;
+	}
+	return f2fs_dev_read_batch(w->ctx->fs->dev, w->vec, nvec);
+}
+
+/* ---- block accounting ---- */
+
+static bool seg_is_node_type(const struct fsck_ctx *ctx, uint32_t segno)
+{
+	uint8_t t = ctx->sit.segs[segno].type;
+
+	return t >= CURSEG_HOT_NODE && t <= CURSEG_COLD_NODE;
+}
+
+/* Mark a referenced block; false if it was already referenced. */
+static bool mark_block(struct fsck_walk *w, uint32_t addr, bool is_node, uint64_t fofs,
+		       uint32_t nid, uint32_t ofs_in_node)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint64_t rel = addr - ctx->fs->main_blkaddr;
+	uint32_t segno = (uint32_t)(rel / BLKS_PER_SEG);
+
+	if (fsck_bit(ctx->reach, rel)) {
+		fsck_report(ctx, PR_DATA_DUP, FSCK_OBJ(.ino = w->file.ino, .blkaddr = addr,
+			    .idx = is_node ? FSCK_NONE : fofs));
+		return false;
+	}
+	fsck_set(ctx->reach, rel);
+	ctx->seg_kind[segno] |= is_node ? 2 : 1;
+	if (ctx->sit_loaded && ctx->sit.segs[segno].valid_blocks &&
+	    seg_is_node_type(ctx, segno) != is_node && !(ctx->seg_kind[segno] & 4)) {
+		ctx->seg_kind[segno] |= 4;
+		fsck_report(ctx, PR_SEG_TYPE_CLASS, FSCK_OBJ(.segno = segno, .blkaddr = addr,
+			    .found = ctx->sit.segs[segno].type, .str = is_node ? "node" : "data"));
+	}
+	if (fsck_expect_summary(ctx, addr, nid, (uint16_t)ofs_in_node, is_node))
+		w->err = -ENOMEM;
+	return true;
+}
+
+static void note_extent(struct fsck_file *f, uint64_t fofs, uint32_t addr)
+{
+	if (!f->ext_len || fofs < f->ext_fofs || fofs >= (uint64_t)f->ext_fofs + f->ext_len)
+		return;
+	if (addr == f->ext_blk + (uint32_t)(fofs - f->ext_fofs))
+		f->ext_match++;
+	else
+		f->ext_mismatch = true;
+}
+
+static int add_dentry_block(struct fsck_walk *w, uint64_t bidx, uint32_t addr)
+{
+	if (w->dent_n == w->dent_cap) {
+		uint32_t cap = w->dent_cap ? w->dent_cap * 2 : 256;
+		void *a = realloc(w->dent_addr, (size_t)cap * sizeof(uint32_t));
+		void *b;
+
+		if (!a)
+			return -ENOMEM;
+		w->dent_addr = a;
+		b = realloc(w->dent_bidx, (size_t)cap * sizeof(uint32_t));
+		if (!b)
+			return -ENOMEM;
+		w->dent_bidx = b;
+		w->dent_cap = cap;
+	}
+	w->dent_addr[w->dent_n] = addr;
+	w->dent_bidx[w->dent_n++] = bidx > UINT32_MAX ? UINT32_MAX : (uint32_t)bidx;
+	return 0;
+}
+
+/* One data slot of the inode or a direct node. */
+static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
+			uint64_t fofs, uint32_t addr)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct fsck_file *f = &w->file;
+
+	if (addr == NULL_ADDR)
+		return;
+	if (addr == NEW_ADDR) {
+		f->counted++;
+		ctx->st.new_addr_blocks++;
+		return;
+	}
+	if (addr == COMPRESS_ADDR) {
+		if (!f->compressed)
+			fsck_report(ctx, PR_INODE_COMPRESS, FSCK_OBJ(.ino = f->ino, .idx = fofs,
+				    .str = "COMPRESS_ADDR in a file that is not compressed"));
+		else if (fofs % f->cluster)
+			fsck_report(ctx, PR_INODE_COMPRESS, FSCK_OBJ(.ino = f->ino, .idx = fofs,
+				    .str = "COMPRESS_ADDR not at the start of a cluster"));
+		if (!f->released)
+			f->counted++;
+		return;
+	}
+	if (!fsck_addr_in_main(ctx, addr)) {
+		fsck_report(ctx, PR_DATA_ADDR_RANGE, FSCK_OBJ(.ino = f->ino, .blkaddr = addr, .idx = fofs));
+		return;
+	}
+	f->counted++;
+	note_extent(f, fofs, addr);
+	if (!mark_block(w, addr, false, fofs, nid, ofs_in_node))
+		return;
+	ctx->st.data_blocks++;
+	if (fofs + 1 > f->last_data)
+		f->last_data = fofs + 1;
+	if (f->is_dir && add_dentry_block(w, fofs, addr))
+		w->err = -ENOMEM;
+}
+
+/* ---- node trees ---- */
+
+static int push_ref(struct fsck_walk *w, int lvl, uint32_t nid, uint32_t ofs, uint8_t kind,
+		    uint64_t fofs)
+{
+	struct fsck_node_ref *r;
+
+	if (w->lvl_n[lvl] == w->lvl_cap[lvl]) {
+		uint32_t cap = w->lvl_cap[lvl] ? w->lvl_cap[lvl] * 2 : 64;
+		void *p = realloc(w->lvl[lvl], (size_t)cap * sizeof(*w->lvl[lvl]));
+
+		if (!p)
+			return -ENOMEM;
+		w->lvl[lvl] = p;
+		w->lvl_cap[lvl] = cap;
+	}
+	r = &w->lvl[lvl][w->lvl_n[lvl]++];
+	r->nid = nid;
+	r->addr = 0;
+	r->ofs = ofs;
+	r->kind = kind;
+	r->fofs = fofs;
+	return 0;
+}
+
+static const char *kind_name(uint8_t kind)
+{
+	return kind == NODE_DIRECT ? "direct" : kind == NODE_INDIRECT ? "indirect" :
+	       "double-indirect";
+}
+
+/* Resolve a child nid through NAT; false if it cannot be read. */
+static bool resolve_ref(struct fsck_walk *w, struct fsck_node_ref *r)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct f2fs_nat_entry e;
+	uint32_t ino = w->file.ino;
+
+	if (r->nid < F2FS_RESERVED_NODE_NUM || r->nid >= ctx->fs->max_nid) {
+		fsck_report(ctx, PR_NODE_NID_INVALID, FSCK_OBJ(.ino = ino, .nid = r->nid,
+			    .str = kind_name(r->kind)));
+		return false;
+	}
+	if (!fsck_nat_lookup(ctx, r->nid, &e) || le32_to_cpu(e.block_addr) == NULL_ADDR) {
+		fsck_report(ctx, PR_NODE_NAT_NULL, FSCK_OBJ(.ino = ino, .nid = r->nid,
+			    .str = kind_name(r->kind)));
+		return false;
+	}
+	if (ctx->ni[r->nid].flags & FSCK_NI_NODE) {
+		fsck_report(ctx, PR_NODE_DUP, FSCK_OBJ(.nid = r->nid, .ino = ino));
+		return false;
+	}
+	ctx->ni[r->nid].flags |= FSCK_NI_NODE;
+	if (le32_to_cpu(e.ino) != ino)
+		fsck_report(ctx, PR_NODE_NAT_INO, FSCK_OBJ(.nid = r->nid, .found = le32_to_cpu(e.ino),
+			    .expected = ino));
+	r->addr = le32_to_cpu(e.block_addr);
+	if (!fsck_addr_in_main(ctx, r->addr))
+		return false;	/* reported by the NAT pass */
+	return true;
+}
+
+/* Footer checks shared by every non-inode node; false to skip content. */
+static bool check_footer(struct fsck_walk *w, uint32_t nid, uint32_t addr,
+			 const struct f2fs_node *n, uint32_t want_ofs, const char *what)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint32_t fnid = le32_to_cpu(n->footer.nid), fino = le32_to_cpu(n->footer.ino);
+	uint32_t ofs = le32_to_cpu(n->footer.flag) >> OFFSET_BIT_SHIFT;
+
+	if (fnid != nid) {
+		fsck_report(ctx, PR_NODE_FOOTER_NID, FSCK_OBJ(.nid = nid, .blkaddr = addr, .found = fnid));
+		return false;
+	}
+	if (fino == fnid) {
+		fsck_report(ctx, PR_NODE_UNEXPECTED_INODE, FSCK_OBJ(.nid = nid, .ino = w->file.ino,
+			    .blkaddr = addr, .str = what));
+		return false;
+	}
+	if (fino != w->file.ino)
+		fsck_report(ctx, PR_NODE_FOOTER_INO, FSCK_OBJ(.nid = nid, .blkaddr = addr,
+			    .found = fino, .expected = w->file.ino));
+	if (ofs != want_ofs) {
+		fsck_report(ctx, PR_NODE_FOOTER_OFS, FSCK_OBJ(.nid = nid, .blkaddr = addr,
+			    .found = ofs, .expected = want_ofs));
+		return false;
+	}
+	return true;
+}
+
+static void visit_node(struct fsck_walk *w, const struct fsck_node_ref *r,
+		       const struct f2fs_node *n, int next)
+{
+	struct fsck_file *f = &w->file;
+	const uint32_t N = NIDS_PER_BLOCK;
+
+	if (!check_footer(w, r->nid, r->addr, n, r->ofs, kind_name(r->kind)))
+		return;
+	if (!mark_block(w, r->addr, true, 0, r->nid, 0))
+		return;
+	f->counted++;
+	f->nodes++;
+	w->ctx->st.nodes++;
+	if (r->kind == NODE_DIRECT) {
+		for (uint32_t i = 0; i < f->addrs_per_block; i++)
+			handle_data(w, r->nid, i, r->fofs + i, le32_to_cpu(n->dn.addr[i]));
+		return;
+	}
+	for (uint32_t j = 0; j < N; j++) {
+		uint32_t child = le32_to_cpu(n->in.nid[j]);
+
+		if (!child)
+			continue;
+		if (r->kind == NODE_INDIRECT) {
+			if (push_ref(w, next, child, r->ofs + 1 + j, NODE_DIRECT,
+				     r->fofs + (uint64_t)j * f->addrs_per_block))
+				w->err = -ENOMEM;
+		} else {
+			if (push_ref(w, next, child, r->ofs + 1 + j * (N + 1), NODE_INDIRECT,
+				     r->fofs + (uint64_t)j * N * f->addrs_per_block))
+				w->err = -ENOMEM;
+		}
+	}
+}
+
+static int cmp_ref_addr(const void *a, const void *b)
+{
+	const struct fsck_node_ref *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Fetch and visit one level of refs (in chunks, address order). */
+static void walk_level(struct fsck_walk *w, int cur)
+{
+	struct fsck_node_ref *refs = w->lvl[cur];
+	uint32_t n = 0, addrs[FSCK_BATCH];
+
+	for (uint32_t i = 0; i < w->lvl_n[cur]; i++)
+		if (resolve_ref(w, &refs[i]))
+			refs[n++] = refs[i];
+	qsort(refs, n, sizeof(*refs), cmp_ref_addr);
+	for (uint32_t first = 0; first < n && !w->err; first += FSCK_BATCH) {
+		uint32_t cnt = n - first < FSCK_BATCH ? n - first : FSCK_BATCH;
+
+		for (uint32_t i = 0; i < cnt; i++)
+			addrs[i] = refs[first + i].addr;
+		w->err = fsck_read_sorted(w, addrs, cnt, w->nbuf);
+		for (uint32_t i = 0; i < cnt && !w->err; i++)
+			visit_node(w, &refs[first + i],
+				   (const struct f2fs_node *)(w->nbuf + (size_t)i * F2FS_BLKSIZE), !cur);
+	}
+	w->lvl_n[cur] = 0;
+}
+
+static void walk_tree(struct fsck_walk *w, const struct f2fs_inode *ri)
+{
+	struct fsck_file *f = &w->file;
+	const uint32_t N = NIDS_PER_BLOCK;
+	uint64_t A = f->addrs_per_inode, B = f->addrs_per_block;
+	const uint64_t base[5] = { A, A + B, A + 2 * B, A + 2 * B + N * B,
+				   A + 2 * B + 2 * (uint64_t)N * B };
+	const uint32_t ofs[5] = { 1, 2, 3, N + 4, 2 * N + 5 };
+	const uint8_t kind[5] = { NODE_DIRECT, NODE_DIRECT, NODE_INDIRECT, NODE_INDIRECT,
+				  NODE_DINDIRECT };
+	int cur = 0;
+
+	for (int i = 0; i < DEF_NIDS_PER_INODE; i++) {
+		uint32_t nid = le32_to_cpu(ri->i_nid[i]);
+
+		if (nid && push_ref(w, 0, nid, ofs[i], kind[i], base[i]))
+			w->err = -ENOMEM;
+	}
+	while (w->lvl_n[cur] && !w->err) {
+		walk_level(w, cur);
+		cur = !cur;
+	}
+	w->lvl_n[0] = w->lvl_n[1] = 0;
+}
+
+/* ---- one inode ---- */
+
+static void walk_xattr_node(struct fsck_walk *w, const struct f2fs_node *inode)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint32_t xnid = le32_to_cpu(inode->i.i_xattr_nid);
+	struct fsck_node_ref r = { .nid = xnid, .ofs = XATTR_NODE_OFFSET, .kind = NODE_DIRECT };
+	uint8_t buf[F2FS_BLKSIZE];
+	const struct f2fs_node *x = (const void *)buf;
+
+	if (xnid == 0 || xnid == w->file.ino || xnid >= ctx->fs->max_nid ||
+	    xnid < F2FS_RESERVED_NODE_NUM) {
+		fsck_check_xattrs(w, inode, NULL);
+		return;
+	}
+	if (!resolve_ref(w, &r)) {
+		fsck_check_xattrs(w, inode, NULL);
+		return;
+	}
+	w->err = f2fs_dev_read(ctx->fs->dev, r.addr, 1, buf);
+	if (w->err)
+		return;
+	if (!check_footer(w, xnid, r.addr, x, XATTR_NODE_OFFSET, "xattr")) {
+		fsck_check_xattrs(w, inode, NULL);
+		return;
+	}
+	if (mark_block(w, r.addr, true, 0, xnid, 0)) {
+		w->file.counted++;
+		w->file.nodes++;
+		ctx->st.nodes++;
+	}
+	fsck_check_xattrs(w, inode, x);
+}
+
+static void check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct fsck_file *f = &w->file;
+	uint64_t iblocks = le64_to_cpu(ri->i_blocks);
+	bool inl = ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY);
+
+	if (iblocks && iblocks != f->counted)
+		fsck_report(ctx, PR_INODE_BLOCKS, FSCK_OBJ(.ino = f->ino, .found = iblocks,
+			    .expected = f->counted));
+	if (!inl && !f->is_dir && S_ISREG(f->mode) && !f->keep_size && !f->verity &&
+	    !f->compressed && f->last_data &&
+	    (f->last_data - 1) * F2FS_BLKSIZE >= f->i_size)
+		fsck_report(ctx, PR_INODE_SIZE, FSCK_OBJ(.ino = f->ino, .found = f->i_size,
+			    .expected = f->last_data - 1));
+	if (f->ext_len && (f->ext_mismatch || f->ext_match != f->ext_len))
+		fsck_report(ctx, PR_INODE_EXTENT, FSCK_OBJ(.ino = f->ino, .blkaddr = f->ext_blk,
+			    .str = "does not match the block mapping"));
+}
+
+static void count_inode_type(struct fsck_ctx *ctx, uint16_t mode)
+{
+	if (S_ISDIR(mode))
+		ctx->st.dirs++;
+	else if (S_ISREG(mode))
+		ctx->st.files++;
+	else if (S_ISLNK(mode))
+		ctx->st.symlinks++;
+	else
+		ctx->st.specials++;
+}
+
+/* Checks that need the item (how the inode was reached). */
+static void check_item(struct fsck_walk *w, const struct fsck_item *it,
+		       const struct f2fs_inode *ri)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct fsck_file *f = &w->file;
+
+	if (it->ftype != F2FS_FT_UNKNOWN && it->ftype != f->ftype && f->ftype != F2FS_FT_UNKNOWN)
+		fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = it->ino, .path = it->path,
+			    .found = it->ftype, .expected = f->ftype, .str = it->path));
+	if (it->ino == F2FS_ROOT_INO && it->kind == ITEM_NS &&
+	    (!f->is_dir || !le64_to_cpu(ri->i_size) || !le32_to_cpu(ri->i_links)))
+		fsck_report(ctx, PR_ROOT_NOT_DIR, FSCK_OBJ(.ino = it->ino,
+			    .str = !f->is_dir ? "not a directory" : "zero size or links"));
+	if (it->kind == ITEM_QUOTA && !S_ISREG(f->mode))
+		fsck_report(ctx, PR_QUOTA_INODE, FSCK_OBJ(.ino = it->ino, .idx = it->idx,
+			    .str = "not a regular file"));
+	if (f->is_dir && it->kind == ITEM_NS && it->parent != it->ino)
+		ctx->ni[it->parent].subdirs++;
+}
+
+static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const struct f2fs_node *n)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct fsck_nid_info *ni = &ctx->ni[it->ino];
+	const struct f2fs_inode *ri = &n->i;
+	uint32_t fnid = le32_to_cpu(n->footer.nid), fino = le32_to_cpu(n->footer.ino);
+
+	if (fnid != it->ino) {
+		fsck_report(ctx, PR_NODE_FOOTER_NID, FSCK_OBJ(.nid = it->ino, .blkaddr = it->addr,
+			    .found = fnid));
+		return;
+	}
+	if (fino != fnid || (le32_to_cpu(n->footer.flag) >> OFFSET_BIT_SHIFT) != 0) {
+		fsck_report(ctx, PR_NODE_NOT_INODE, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
+			    .str = fino != fnid ? "footer ino differs from nid" : "non-zero node offset"));
+		return;
+	}
+	ni->flags |= FSCK_NI_NODE | FSCK_NI_INODE;
+	if (it->kind == ITEM_ORPHAN)
+		ni->flags |= FSCK_NI_ORPHAN;
+	if (it->kind == ITEM_QUOTA)
+		ni->flags |= FSCK_NI_QUOTA;
+	if (it->kind == ITEM_LOST)
+		ni->flags |= FSCK_NI_LOST;
+	if (ctx->opt.tree && it->path)
+		fprintf(ctx->out, "%s\n", it->path);
+	if (!fsck_check_inode_fields(w, it, n, it->addr))
+		return;
+	ni->ftype = w->file.ftype;
+	ni->i_links = le32_to_cpu(ri->i_links);
+	if (w->file.is_dir)
+		ni->flags |= FSCK_NI_DIR;
+	ctx->st.inodes++;
+	count_inode_type(ctx, w->file.mode);
+	mark_block(w, it->addr, true, 0, it->ino, 0);
+	w->file.counted = 1;
+	w->file.nodes = 1;
+	ctx->st.nodes++;
+	check_item(w, it, ri);
+	w->dent_n = 0;
+	if (!(ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))) {
+		for (uint32_t i = 0; i < w->file.addrs_per_inode; i++)
+			handle_data(w, it->ino, i, i,
+				    le32_to_cpu(ri->i_addr[w->file.extra_words + i]));
+	}
+	walk_tree(w, ri);
+	walk_xattr_node(w, n);
+	check_sizes(w, ri);
+	if (w->err)
+		return;
+	if (w->file.is_dir && (ri->i_inline & F2FS_INLINE_DENTRY))
+		fsck_check_inline_dir(w, it, n);
+	else if (w->file.is_dir)
+		fsck_check_dir_blocks(w, it, ri);
+}
+
+/* ---- the stack loop ---- */
+
+static int cmp_item_addr(const void *a, const void *b)
+{
+	const struct fsck_item *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static bool resolve_item(struct fsck_walk *w, struct fsck_item *it)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct f2fs_nat_entry e;
+	uint32_t addr;
+
+	if (!fsck_nat_lookup(ctx, it->ino, &e) || le32_to_cpu(e.block_addr) == NULL_ADDR) {
+		if (it->kind == ITEM_ORPHAN)
+			fsck_report(ctx, PR_CP_ORPHAN_INO, FSCK_OBJ(.ino = it->ino, .str = "not in use"));
+		else if (it->kind == ITEM_QUOTA)
+			fsck_report(ctx, PR_QUOTA_INODE, FSCK_OBJ(.ino = it->ino, .idx = it->idx,
+				    .str = "not in use"));
+		else if (it->ino == F2FS_ROOT_INO)
+			fsck_report(ctx, PR_ROOT_NOT_DIR, FSCK_OBJ(.ino = it->ino, .str = "no NAT entry"));
+		else
+			fsck_report(ctx, PR_NODE_NAT_NULL, FSCK_OBJ(.ino = it->ino, .nid = it->ino,
+				    .path = it->path, .str = "inode"));
+		return false;
+	}
+	addr = le32_to_cpu(e.block_addr);
+	if (!fsck_addr_in_main(ctx, addr))
+		return false;	/* reported by the NAT pass */
+	if (ctx->ni[it->ino].flags & FSCK_NI_NODE) {
+		fsck_report(ctx, PR_NODE_DUP, FSCK_OBJ(.nid = it->ino, .ino = it->ino));
+		return false;
+	}
+	it->addr = addr;
+	return true;
+}
+
+static void walk_stack(struct fsck_walk *w)
+{
+	struct fsck_item batch[FSCK_BATCH];
+	uint32_t addrs[FSCK_BATCH];
+
+	while (w->n && !w->err) {
+		uint32_t n = 0, cnt = w->n < FSCK_BATCH ? w->n : FSCK_BATCH;
+
+		for (uint32_t i = 0; i < cnt; i++) {
+			struct fsck_item it = w->stack[--w->n];
+
+			if (resolve_item(w, &it))
+				batch[n++] = it;
+			else
+				free(it.path);
+		}
+		qsort(batch, n, sizeof(batch[0]), cmp_item_addr);
+		for (uint32_t i = 0; i < n; i++)
+			addrs[i] = batch[i].addr;
+		if (n)
+			w->err = fsck_read_sorted(w, addrs, n, w->ibuf);
+		for (uint32_t i = 0; i < n; i++) {
+			if (!w->err)
+				check_inode(w, &batch[i], (const struct f2fs_node *)
+					    (w->ibuf + (size_t)i * F2FS_BLKSIZE));
+			free(batch[i].path);
+		}
+		fsck_progress(w->ctx, 4, w->ctx->st.inodes, le32_to_cpu(w->ctx->fs->cp->valid_inode_count));
+	}
+}
+
+/* ---- roots ---- */
+
+static void push_roots(struct fsck_walk *w)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	char *root = strdup("/");
+
+	if (!root || fsck_walk_push(w, F2FS_ROOT_INO, F2FS_ROOT_INO, F2FS_FT_DIR, ITEM_NS, root)) {
+		w->err = -ENOMEM;
+		return;
+	}
+	if (ctx->fs->features & F2FS_FEATURE_QUOTA_INO) {
+		for (int i = 0; i < F2FS_MAX_QUOTAS; i++) {
+			uint32_t q = le32_to_cpu(ctx->fs->sb.qf_ino[i]);
+
+			if (!q)
+				continue;
+			if (q < F2FS_RESERVED_NODE_NUM || q >= ctx->fs->max_nid ||
+			    (ctx->ni[q].flags & FSCK_NI_QUEUED)) {
+				fsck_report(ctx, PR_QUOTA_INODE, FSCK_OBJ(.ino = q, .idx = (uint64_t)i,
+					    .str = "invalid or repeated inode number"));
+				continue;
+			}
+			if (!fsck_walk_push(w, q, 0, F2FS_FT_REG_FILE, ITEM_QUOTA, NULL))
+				w->stack[w->n - 1].idx = (uint16_t)i;
+		}
+	}
+	for (uint32_t i = 0; i < ctx->n_orphans; i++) {
+		uint32_t ino = ctx->orphans[i];
+
+		if (ctx->ni[ino].flags & FSCK_NI_QUEUED)
+			continue;
+		fsck_walk_push(w, ino, 0, F2FS_FT_UNKNOWN, ITEM_ORPHAN, NULL);
+		ctx->st.orphans++;
+	}
+}
+
+/* Inodes NAT has in use that nothing reached: check them as lost roots. */
+static void walk_lost(struct fsck_walk *w)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct f2fs_nat_model *nm = &ctx->nat;
+
+	for (uint32_t b = 0; b < nm->nat_blocks && !w->err; b++) {
+		uint32_t first = b * (uint32_t)NAT_ENTRY_PER_BLOCK;
+
+		if (nm->block_used[b] <= (b == 0 ? 3u : 0u))
+			continue;
+		for (uint32_t i = 0; i < NAT_ENTRY_PER_BLOCK && first + i < nm->max_nid; i++) {
+			uint32_t nid = first + i;
+			const struct f2fs_nat_entry *e = &nm->ent[nid];
+
+			if (nid < F2FS_RESERVED_NODE_NUM || !le32_to_cpu(e->block_addr) ||
+			    le32_to_cpu(e->ino) != nid || (ctx->ni[nid].flags & FSCK_NI_QUEUED) ||
+			    !fsck_addr_in_main(ctx, le32_to_cpu(e->block_addr)))
+				continue;
+			fsck_report(ctx, PR_INODE_UNREACHABLE, FSCK_OBJ(.ino = nid,
+				    .blkaddr = le32_to_cpu(e->block_addr)));
+			ctx->st.lost_inodes++;
+			fsck_walk_push(w, nid, 0, F2FS_FT_UNKNOWN, ITEM_LOST, NULL);
+			walk_stack(w);
+		}
+	}
+}
+
+/* ---- link counts ---- */
+
+static void check_links(struct fsck_ctx *ctx)
+{
+	struct f2fs_nat_model *nm = &ctx->nat;
+
+	for (uint32_t b = 0; b < nm->nat_blocks; b++) {
+		uint32_t first = b * (uint32_t)NAT_ENTRY_PER_BLOCK;
+
+		if (nm->block_used[b] <= (b == 0 ? 3u : 0u))
+			continue;
+		for (uint32_t i = 0; i < NAT_ENTRY_PER_BLOCK && first + i < nm->max_nid; i++) {
+			const struct fsck_nid_info *ni = &ctx->ni[first + i];
+			uint64_t want;
+
+			if (!(ni->flags & FSCK_NI_INODE) || (ni->flags & FSCK_NI_LOST))
+				continue;
+			if (ni->flags & FSCK_NI_QUOTA)
+				want = 1;
+			else if (ni->flags & FSCK_NI_DIR)
+				want = 2 + (uint64_t)ni->subdirs;
+			else
+				want = ni->links_found;
+			if (ni->i_links == want)
+				continue;
+			if ((ni->flags & FSCK_NI_ORPHAN) && !(ni->flags & FSCK_NI_DIR) && !ni->links_found)
+				fsck_report(ctx, PR_INODE_ORPHAN_LINKS, FSCK_OBJ(.ino = first + i,
+					    .found = ni->i_links));
+			else
+				fsck_report(ctx, PR_INODE_LINKS, FSCK_OBJ(.ino = first + i,
+					    .found = ni->i_links, .expected = want));
+		}
+	}
+}
+
+static void walk_free(struct fsck_walk *w)
+{
+	for (uint32_t i = 0; i < w->n; i++)
+		free(w->stack[i].path);
+	free(w->stack);
+	free(w->ibuf);
+	free(w->nbuf);
+	free(w->dbuf);
+	free(w->vec);
+	free(w->lvl[0]);
+	free(w->lvl[1]);
+	free(w->dent_addr);
+	free(w->dent_bidx);
+}
+
+int fsck_pass_nodes(struct fsck_ctx *ctx)
+{
+	struct fsck_walk w;
+	int err;
+
+	if (!ctx->nat_loaded || !ctx->sit_loaded)
+		return 0;
+	memset(&w, 0, sizeof(w));
+	w.ctx = ctx;
+	w.ibuf = malloc((size_t)FSCK_BATCH * F2FS_BLKSIZE);
+	w.nbuf = malloc((size_t)FSCK_BATCH * F2FS_BLKSIZE);
+	w.dbuf = malloc((size_t)FSCK_BATCH * F2FS_BLKSIZE);
+	w.vec = calloc(FSCK_BATCH, sizeof(*w.vec));
+	if (!w.ibuf || !w.nbuf || !w.dbuf || !w.vec) {
+		walk_free(&w);
+		return -ENOMEM;
+	}
+	fsck_progress(ctx, 4, 0, 1);
+	push_roots(&w);
+	walk_stack(&w);
+	if (!w.err)
+		walk_lost(&w);
+	err = w.err;
+	walk_free(&w);
+	if (!err)
+		check_links(ctx);
+	fsck_progress(ctx, 4, 1, 1);
+	return err;
+}

@@ -1,0 +1,78 @@
+/*
+ * fsck_pass_sit.c - pass 2: the SIT.
+ *
+ * Loads the current SIT copy and the SIT journal into ctx->sit (lib's
+ * batched loader, every SIT block read once) and checks every entry the
+ * way the kernel's check_block_count() does: count within the segment,
+ * popcount of the valid map equal to the count, type below 6.  Then the
+ * totals the kernel compares at mount: valid node blocks equal to the
+ * checkpoint's valid_node_count, all valid blocks not above
+ * valid_block_count.  The reachability comparison is pass 7's.
+ */
+#include "f2fs_err.h"
+#include "fsck.h"
+
+static unsigned int popcount_map(const uint8_t *map)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < SIT_VBLOCK_MAP_SIZE; i++)
+		n += (unsigned int)__builtin_popcount(map[i]);
+	return n;
+}
+
+static void check_entry(struct fsck_ctx *ctx, uint32_t segno)
+{
+	const struct f2fs_seg_entry *se = &ctx->sit.segs[segno];
+	unsigned int bits = popcount_map(se->cur_valid_map);
+
+	if (se->valid_blocks > BLKS_PER_SEG)
+		fsck_report(ctx, PR_SIT_COUNT_RANGE, FSCK_OBJ(.segno = segno,
+			    .found = se->valid_blocks, .expected = BLKS_PER_SEG));
+	else if (bits != se->valid_blocks)
+		fsck_report(ctx, PR_SIT_COUNT_POPCOUNT, FSCK_OBJ(.segno = segno,
+			    .found = se->valid_blocks, .expected = bits));
+	if (se->type >= NR_CURSEG_TYPE)
+		fsck_report(ctx, PR_SIT_BAD_TYPE, FSCK_OBJ(.segno = segno, .found = se->type));
+}
+
+static void check_totals(struct fsck_ctx *ctx)
+{
+	const struct f2fs_checkpoint *cp = ctx->fs->cp;
+	uint64_t nodes = 0, all = 0;
+
+	for (uint32_t segno = 0; segno < ctx->sit.main_segs; segno++) {
+		const struct f2fs_seg_entry *se = &ctx->sit.segs[segno];
+
+		all += se->valid_blocks;
+		if (se->type >= CURSEG_HOT_NODE && se->type <= CURSEG_COLD_NODE)
+			nodes += se->valid_blocks;
+	}
+	if (nodes != le32_to_cpu(cp->valid_node_count))
+		fsck_report(ctx, PR_SIT_NODE_TOTAL, FSCK_OBJ(.found = nodes,
+			    .expected = le32_to_cpu(cp->valid_node_count)));
+	if (all > le64_to_cpu(cp->valid_block_count))
+		fsck_report(ctx, PR_SIT_TOTAL_EXCEEDS, FSCK_OBJ(.found = all,
+			    .expected = le64_to_cpu(cp->valid_block_count)));
+}
+
+int fsck_pass_sit(struct fsck_ctx *ctx)
+{
+	uint32_t bad = 0;
+	int err;
+
+	fsck_progress(ctx, 2, 0, 1);
+	err = f2fs_sit_load(ctx->fs, &ctx->sit, &bad);
+	if (err == -EFSCORRUPTED) {
+		fsck_report(ctx, PR_CP_SANITY, FSCK_OBJ(.str = "the SIT does not fit the superblock geometry"));
+		return 0;
+	}
+	if (err)
+		return err;
+	ctx->sit_loaded = true;
+	for (uint32_t segno = 0; segno < ctx->sit.main_segs; segno++)
+		check_entry(ctx, segno);
+	check_totals(ctx);
+	fsck_progress(ctx, 2, 1, 1);
+	return 0;
+}

@@ -1,0 +1,173 @@
+/*
+ * fsck_pass_ssa.c - pass 6: the SSA.
+ *
+ * The walk queues one expected summary entry per referenced block (owner
+ * nid, ofs_in_node, node or data).  Here they are sorted by address and
+ * checked segment by segment: each needed SSA block is read once per
+ * flush, in address order with batched reads; the six current segments
+ * use the checkpoint's summaries instead (node logs only when the pack
+ * has node summaries: otherwise the kernel rebuilds them from footers).
+ * Checks: nid, ofs_in_node and NAT version of data entries, nid of node
+ * entries, and the summary footer type against what the segment holds.
+ * Called when the queue is full and once at the end.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs_ckpt.h"
+#include "f2fs_err.h"
+#include "fsck_walk.h"
+
+static int cmp_ent(const void *a, const void *b)
+{
+	const struct fsck_ssa_ent *x = a, *y = b;
+
+	return x->blkaddr < y->blkaddr ? -1 : x->blkaddr > y->blkaddr;
+}
+
+/* Summary block from the checkpoint for a current segment, or NULL; sets
+ * *skip when the pack carries no usable summary for it. */
+static const struct f2fs_summary_block *curseg_sum(struct fsck_ctx *ctx, uint32_t segno, bool *skip)
+{
+	struct f2fs_fs *fs = ctx->fs;
+
+	*skip = false;
+	for (int t = 0; t < NR_CURSEG_TYPE; t++) {
+		if (fs->curseg_segno[t] != segno)
+			continue;
+		if (!fs->cursum_loaded ||
+		    (t >= CURSEG_HOT_NODE && !f2fs_cp_has_node_summaries(fs->cp))) {
+			*skip = true;
+			return NULL;
+		}
+		return &fs->cursum[t];
+	}
+	return NULL;
+}
+
+static void check_one(struct fsck_ctx *ctx, const struct fsck_ssa_ent *e,
+		      const struct f2fs_summary_block *sum)
+{
+	uint32_t off = (e->blkaddr - ctx->fs->main_blkaddr) % BLKS_PER_SEG;
+	const struct f2fs_summary *s = &sum->entries[off];
+	uint32_t nid = le32_to_cpu(s->nid);
+	struct f2fs_nat_entry ne;
+
+	if (nid != e->nid) {
+		fsck_report(ctx, PR_SSA_NID, FSCK_OBJ(.blkaddr = e->blkaddr, .found = nid,
+			    .expected = e->nid));
+		return;
+	}
+	if (e->is_node)
+		return;
+	if (le16_to_cpu(s->ofs_in_node) != e->ofs_in_node)
+		fsck_report(ctx, PR_SSA_OFS, FSCK_OBJ(.blkaddr = e->blkaddr, .nid = e->nid,
+			    .found = le16_to_cpu(s->ofs_in_node), .expected = e->ofs_in_node));
+	else if (fsck_nat_lookup(ctx, e->nid, &ne) && ne.version != s->version)
+		fsck_report(ctx, PR_SSA_VERSION, FSCK_OBJ(.blkaddr = e->blkaddr, .nid = e->nid,
+			    .found = s->version, .expected = ne.version));
+}
+
+static void check_footer(struct fsck_ctx *ctx, uint32_t segno, const struct f2fs_summary_block *sum)
+{
+	uint8_t kind = ctx->seg_kind[segno] & 3;
+	uint8_t type = sum->footer.entry_type;
+
+	if (kind == 3 || (kind == 2 && type == SUM_TYPE_NODE) || (kind == 1 && type == SUM_TYPE_DATA))
+		return;	/* mixed segments are reported by the walk */
+	fsck_report(ctx, PR_SSA_FOOTER_TYPE, FSCK_OBJ(.segno = segno, .found = type,
+		    .str = kind == 2 ? "node" : "data"));
+}
+
+/* Check entries [i, j) which all lie in segno. */
+static void check_segment(struct fsck_ctx *ctx, uint32_t segno, const struct f2fs_summary_block *sum,
+			  const struct fsck_ssa_ent *ents, uint32_t n, bool footer)
+{
+	if (footer)
+		check_footer(ctx, segno, sum);
+	for (uint32_t k = 0; k < n; k++)
+		check_one(ctx, &ents[k], sum);
+}
+
+static uint32_t segno_of(const struct fsck_ctx *ctx, uint32_t addr)
+{
+	return (addr - ctx->fs->main_blkaddr) / BLKS_PER_SEG;
+}
+
+/* The segments of entries [from, n) needing an SSA read, up to one batch. */
+static uint32_t collect_segments(struct fsck_ctx *ctx, uint32_t from, uint32_t *segs,
+				 uint32_t *addrs, uint32_t *next)
+{
+	uint32_t ns = 0, i = from;
+
+	while (i < ctx->n_ssa && ns < FSCK_BATCH) {
+		uint32_t segno = segno_of(ctx, ctx->ssa[i].blkaddr);
+		bool skip;
+
+		if (!curseg_sum(ctx, segno, &skip) && !skip && (!ns || segs[ns - 1] != segno)) {
+			segs[ns] = segno;
+			addrs[ns++] = ctx->fs->ssa_blkaddr + segno;
+		}
+		while (i < ctx->n_ssa && segno_of(ctx, ctx->ssa[i].blkaddr) == segno)
+			i++;
+	}
+	*next = i;
+	return ns;
+}
+
+int fsck_ssa_flush(struct fsck_ctx *ctx)
+{
+	struct fsck_walk w = { .ctx = ctx };
+	uint32_t segs[FSCK_BATCH], addrs[FSCK_BATCH];
+	uint8_t *buf;
+	int err = 0;
+
+	if (!ctx->n_ssa)
+		return 0;
+	qsort(ctx->ssa, ctx->n_ssa, sizeof(*ctx->ssa), cmp_ent);
+	buf = malloc((size_t)FSCK_BATCH * F2FS_BLKSIZE);
+	w.vec = calloc(FSCK_BATCH, sizeof(*w.vec));
+	if (!buf || !w.vec) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < ctx->n_ssa && !err;) {
+		uint32_t next, ns = collect_segments(ctx, i, segs, addrs, &next), si = 0;
+
+		err = ns ? fsck_read_sorted(&w, addrs, ns, buf) : 0;
+		while (i < next && !err) {
+			uint32_t segno = segno_of(ctx, ctx->ssa[i].blkaddr), j = i;
+			const struct f2fs_summary_block *sum;
+			bool skip;
+
+			while (j < next && segno_of(ctx, ctx->ssa[j].blkaddr) == segno)
+				j++;
+			sum = curseg_sum(ctx, segno, &skip);
+			if (!sum && !skip) {
+				while (si < ns && segs[si] != segno)
+					si++;
+				sum = si < ns ? (const void *)(buf + (size_t)si * F2FS_BLKSIZE) : NULL;
+			}
+			if (sum)
+				check_segment(ctx, segno, sum, &ctx->ssa[i], j - i,
+					      !(ctx->seg_kind[segno] & 8));
+			ctx->seg_kind[segno] |= 8;	/* footer checked */
+			i = j;
+		}
+	}
+	ctx->n_ssa = 0;
+out:
+	free(buf);
+	free(w.vec);
+	return err;
+}
+
+int fsck_pass_ssa(struct fsck_ctx *ctx)
+{
+	int err;
+
+	fsck_progress(ctx, 6, 0, 1);
+	err = fsck_ssa_flush(ctx);
+	fsck_progress(ctx, 6, 1, 1);
+	return err;
+}

@@ -1,0 +1,308 @@
+/*
+ * fsck_pass_super.c - pass 1: the superblock copies and checkpoint packs.
+ *
+ * Checks what lib's f2fs_fs_open() found about each superblock copy and
+ * each pack (everything the kernel rejects at mount), feature rules, the
+ * chosen checkpoint's flags, its current-segment summaries and their NAT
+ * and SIT journals, the orphan blocks, and the log (curseg) rules that do
+ * not need the SIT.  Records for later passes: the orphan inode list
+ * (ctx->orphans).  A volume without a usable superblock and checkpoint
+ * stops here.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs_ckpt.h"
+#include "f2fs_err.h"
+#include "f2fs_features.h"
+#include "f2fs_super.h"
+#include "fsck.h"
+
+#define KNOWN_FEATURES	0x0001FFFFu
+
+static void check_sb_copies(struct fsck_ctx *ctx)
+{
+	struct f2fs_fs *fs = ctx->fs;
+
+	for (int i = 0; i < 2; i++)
+		if (fs->sb_check[i].err)
+			fsck_report(ctx, PR_SB_COPY_INVALID, FSCK_OBJ(.sb = (uint64_t)i,
+				    .str = fs->sb_check[i].why ? fs->sb_check[i].why : "unreadable"));
+	if (!fs->sb_check[0].err && !fs->sb_check[1].err &&
+	    memcmp(&fs->sb_copy[0], &fs->sb_copy[1], sizeof(fs->sb_copy[0])))
+		fsck_report(ctx, PR_SB_COPIES_DIFFER, FSCK_OBJ(.sb = (uint64_t)fs->sb_index));
+}
+
+static bool any_nonzero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return true;
+	return false;
+}
+
+static void check_sb_features(struct fsck_ctx *ctx)
+{
+	const struct f2fs_super_block *sb = &ctx->fs->sb;
+	uint32_t feat = le32_to_cpu(sb->feature);
+	uint32_t missing = f2fs_features_missing_extra_attr(feat);
+	uint32_t excess = f2fs_sb_segment_count_excess(sb);
+
+	if (missing) {
+		char names[256];
+
+		f2fs_features_to_string(missing, names, sizeof(names));
+		fsck_report(ctx, PR_SB_FEATURE_DEPS, FSCK_OBJ(.str = names));
+	}
+	if (feat & ~KNOWN_FEATURES)
+		fsck_report(ctx, PR_SB_UNKNOWN_FEATURE, FSCK_OBJ(.found = feat & ~KNOWN_FEATURES));
+	if ((feat & F2FS_FEATURE_CASEFOLD) && le16_to_cpu(sb->s_encoding) != F2FS_ENC_UTF8_12_1)
+		fsck_report(ctx, PR_SB_ENCODING, FSCK_OBJ(.found = le16_to_cpu(sb->s_encoding)));
+	if (excess)
+		fsck_report(ctx, PR_SB_SEGMENT_COUNT_EXCESS, FSCK_OBJ(.found = excess));
+	if (any_nonzero(sb->s_errors, sizeof(sb->s_errors)) ||
+	    any_nonzero(sb->s_stop_reason, sizeof(sb->s_stop_reason)))
+		fsck_report(ctx, PR_SB_KERNEL_ERRORS, FSCK_OBJ());
+}
+
+/* Version of a pack's first block when it at least reads and its CRC is
+ * right, to tell a damaged newer pack from a damaged older one. */
+static bool raw_pack_version(struct fsck_ctx *ctx, int pack, uint64_t *ver)
+{
+	uint8_t blk[F2FS_BLKSIZE];
+	uint32_t start = le32_to_cpu(ctx->fs->sb.cp_blkaddr) + (uint32_t)pack * BLKS_PER_SEG;
+	const char *why;
+
+	if (f2fs_dev_read(ctx->fs->dev, start, 1, blk))
+		return false;
+	if (f2fs_cp_block_validate((const struct f2fs_checkpoint *)blk, &why))
+		return false;
+	*ver = le64_to_cpu(((const struct f2fs_checkpoint *)blk)->checkpoint_ver);
+	return true;
+}
+
+static void check_packs(struct fsck_ctx *ctx)
+{
+	struct f2fs_fs *fs = ctx->fs;
+
+	for (int i = 0; i < 2; i++) {
+		const char *why = fs->cp_check[i].why ? fs->cp_check[i].why : "unreadable";
+		uint64_t ver;
+
+		if (!fs->cp_check[i].err)
+			continue;
+		if (fs->cp_index >= 0 && raw_pack_version(ctx, i, &ver) &&
+		    (int64_t)(ver - fs->cp_version[fs->cp_index]) > 0)
+			fsck_report(ctx, PR_CP_NEWER_PACK_INVALID, FSCK_OBJ(.cp = (uint64_t)i + 1, .str = why));
+		else
+			fsck_report(ctx, PR_CP_PACK_INVALID, FSCK_OBJ(.cp = (uint64_t)i + 1, .str = why));
+	}
+}
+
+static void check_cp_flags(struct fsck_ctx *ctx)
+{
+	uint32_t flags = ctx->fs->cp_flags;
+
+	if (flags & CP_ERROR_FLAG)
+		fsck_report(ctx, PR_CP_ERROR_FLAG, FSCK_OBJ(.cp = (uint64_t)ctx->fs->cp_index + 1));
+	if (flags & CP_FSCK_FLAG)
+		fsck_report(ctx, PR_CP_FSCK_FLAG, FSCK_OBJ());
+	if (flags & CP_QUOTA_NEED_FSCK_FLAG)
+		fsck_report(ctx, PR_CP_QUOTA_NEED_FSCK, FSCK_OBJ());
+	if (!(flags & CP_UMOUNT_FLAG))
+		fsck_report(ctx, PR_CP_NOT_UMOUNT, FSCK_OBJ());
+}
+
+static void check_nat_journal(struct fsck_ctx *ctx)
+{
+	const struct f2fs_journal *j = f2fs_nat_journal(ctx->fs);
+	uint32_t n = le16_to_cpu(j->n_nats);
+
+	if (n > NAT_JOURNAL_ENTRIES) {
+		fsck_report(ctx, PR_CP_NAT_JOURNAL_COUNT, FSCK_OBJ(.found = n,
+			    .expected = NAT_JOURNAL_ENTRIES));
+		n = NAT_JOURNAL_ENTRIES;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t nid = le32_to_cpu(j->nat_j.entries[i].nid);
+
+		if (nid >= ctx->fs->max_nid)
+			fsck_report(ctx, PR_CP_NAT_JOURNAL_ENTRY, FSCK_OBJ(.idx = i, .nid = nid,
+				    .str = "nid is out of range"));
+		else if (nid < F2FS_RESERVED_NODE_NUM)
+			fsck_report(ctx, PR_CP_NAT_JOURNAL_ENTRY, FSCK_OBJ(.idx = i, .nid = nid,
+				    .str = "reserved nid in the journal"));
+		for (uint32_t k = 0; k < i; k++)
+			if (le32_to_cpu(j->nat_j.entries[k].nid) == nid) {
+				fsck_report(ctx, PR_CP_NAT_JOURNAL_ENTRY, FSCK_OBJ(.idx = i,
+					    .nid = nid, .str = "nid repeated in the journal"));
+				break;
+			}
+	}
+}
+
+static void check_sit_journal(struct fsck_ctx *ctx)
+{
+	const struct f2fs_journal *j = f2fs_sit_journal(ctx->fs);
+	uint32_t n = le16_to_cpu(j->n_sits);
+
+	if (n > SIT_JOURNAL_ENTRIES) {
+		fsck_report(ctx, PR_CP_SIT_JOURNAL_COUNT, FSCK_OBJ(.found = n,
+			    .expected = SIT_JOURNAL_ENTRIES));
+		n = SIT_JOURNAL_ENTRIES;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t segno = le32_to_cpu(j->sit_j.entries[i].segno);
+
+		if (segno >= ctx->fs->main_segs)
+			fsck_report(ctx, PR_CP_SIT_JOURNAL_ENTRY, FSCK_OBJ(.idx = i, .segno = segno,
+				    .str = "segment number is out of range"));
+		for (uint32_t k = 0; k < i; k++)
+			if (le32_to_cpu(j->sit_j.entries[k].segno) == segno) {
+				fsck_report(ctx, PR_CP_SIT_JOURNAL_ENTRY, FSCK_OBJ(.idx = i,
+					    .segno = segno, .str = "segment repeated in the journal"));
+				break;
+			}
+	}
+}
+
+static void check_one_orphan_block(struct fsck_ctx *ctx, const struct f2fs_orphan_block *ob,
+				   uint32_t i, uint32_t nblocks)
+{
+	uint32_t cnt = le32_to_cpu(ob->entry_count);
+
+	if (le16_to_cpu(ob->blk_addr) != i + 1 || le16_to_cpu(ob->blk_count) != nblocks)
+		fsck_report(ctx, PR_CP_ORPHAN_BLOCK, FSCK_OBJ(.idx = i,
+			    .str = "block index or block count is wrong"));
+	if (cnt > F2FS_ORPHANS_PER_BLOCK) {
+		fsck_report(ctx, PR_CP_ORPHAN_BLOCK, FSCK_OBJ(.idx = i, .found = cnt,
+			    .str = "entry_count exceeds 1020 (the kernel refuses to mount)"));
+		cnt = F2FS_ORPHANS_PER_BLOCK;
+	}
+	for (uint32_t k = 0; k < cnt; k++) {
+		uint32_t ino = le32_to_cpu(ob->ino[k]);
+
+		if (ino < F2FS_RESERVED_NODE_NUM || ino >= ctx->fs->max_nid) {
+			fsck_report(ctx, PR_CP_ORPHAN_INO, FSCK_OBJ(.idx = k, .ino = ino,
+				    .str = "out of range"));
+			continue;
+		}
+		ctx->orphans[ctx->n_orphans++] = ino;
+	}
+}
+
+static int read_orphans(struct fsck_ctx *ctx)
+{
+	struct f2fs_fs *fs = ctx->fs;
+	uint32_t payload = le32_to_cpu(fs->sb.cp_payload);
+	uint32_t start_sum = le32_to_cpu(fs->cp->cp_pack_start_sum);
+	uint32_t nblocks;
+	uint8_t *buf;
+	int err;
+
+	if (!(fs->cp_flags & CP_ORPHAN_PRESENT_FLAG) || start_sum <= payload + 1)
+		return 0;
+	nblocks = start_sum - payload - 1;
+	if (nblocks > BLKS_PER_SEG) {
+		fsck_report(ctx, PR_CP_ORPHAN_BLOCK, FSCK_OBJ(.found = nblocks,
+			    .str = "too many orphan blocks"));
+		return 0;
+	}
+	buf = malloc((size_t)nblocks * F2FS_BLKSIZE);
+	ctx->orphans = malloc((size_t)nblocks * F2FS_ORPHANS_PER_BLOCK * sizeof(uint32_t));
+	if (!buf || !ctx->orphans) {
+		free(buf);
+		return -ENOMEM;
+	}
+	err = f2fs_dev_read(fs->dev, (uint64_t)fs->cp_start_blkaddr + payload + 1, nblocks, buf);
+	if (!err)
+		for (uint32_t i = 0; i < nblocks; i++)
+			check_one_orphan_block(ctx, (const struct f2fs_orphan_block *)
+					       (buf + (size_t)i * F2FS_BLKSIZE), i, nblocks);
+	free(buf);
+	return err;
+}
+
+static void check_cursegs(struct fsck_ctx *ctx)
+{
+	struct f2fs_fs *fs = ctx->fs;
+
+	for (int i = 0; i < NR_CURSEG_TYPE; i++) {
+		if (fs->cp->alloc_type[i] > SSR)
+			fsck_report(ctx, PR_CP_CURSEG_ALLOC_TYPE, FSCK_OBJ(.idx = (uint64_t)i,
+				    .found = fs->cp->alloc_type[i]));
+		for (int j = i + 1; j < NR_CURSEG_TYPE; j++) {
+			uint32_t a = fs->curseg_segno[i], b = fs->curseg_segno[j];
+
+			if (a < fs->main_segs && b < fs->main_segs &&
+			    a / fs->segs_per_sec == b / fs->segs_per_sec)
+				fsck_report(ctx, PR_CP_CURSEG_SAME_SECTION, FSCK_OBJ(.idx = (uint64_t)i,
+					    .found = (uint64_t)j, .secno = a / fs->segs_per_sec));
+		}
+	}
+}
+
+/* Whether both superblock copies lack the magic: not an F2FS volume. */
+static bool no_magic(const struct f2fs_fs *fs)
+{
+	return le32_to_cpu(fs->sb_copy[0].magic) != F2FS_SUPER_MAGIC &&
+	       le32_to_cpu(fs->sb_copy[1].magic) != F2FS_SUPER_MAGIC;
+}
+
+bool fsck_pass_super(struct fsck_ctx *ctx)
+{
+	struct f2fs_fs *fs = ctx->fs;
+	int err;
+
+	fsck_progress(ctx, 1, 0, 1);
+	if (fs->sb_index < 0) {
+		if (no_magic(fs)) {
+			fsck_diag(ctx, "%s: not an F2FS volume (no superblock magic)", ctx->opt.device);
+			ctx->exit_override = FSCK_EXIT_ERROR;
+			return false;
+		}
+		check_sb_copies(ctx);
+		fsck_report(ctx, PR_SB_NONE_VALID, FSCK_OBJ());
+		return false;
+	}
+	check_sb_copies(ctx);
+	check_sb_features(ctx);
+	if (fs->cp_index < 0 || !fs->cp) {
+		check_packs(ctx);
+		if (fs->cp_index < 0)
+			fsck_report(ctx, PR_CP_NONE_VALID, FSCK_OBJ());
+		else
+			fsck_report(ctx, PR_CP_SANITY, FSCK_OBJ(.cp = (uint64_t)fs->cp_index + 1,
+				    .str = fs->ckpt_sanity.why ? fs->ckpt_sanity.why :
+					   "the version bitmaps cannot be located"));
+		return false;
+	}
+	check_packs(ctx);
+	if (fs->ckpt_sanity.err)
+		fsck_report(ctx, PR_CP_SANITY, FSCK_OBJ(.cp = (uint64_t)fs->cp_index + 1,
+			    .str = fs->ckpt_sanity.why));
+	if (!ctx->fs_usable) {
+		/* the bitmaps could not be located: nothing below can be read */
+		return false;
+	}
+	check_cp_flags(ctx);
+	if (fs->cursum_load_err || !fs->cursum_loaded) {
+		fsck_report(ctx, PR_CP_SUMMARY_LOAD, FSCK_OBJ(.cp = (uint64_t)fs->cp_index + 1,
+			    .str = f2fs_strerror(fs->cursum_load_err)));
+	} else {
+		check_nat_journal(ctx);
+		check_sit_journal(ctx);
+	}
+	if (!fs->ckpt_sanity.err)
+		check_cursegs(ctx);
+	err = read_orphans(ctx);
+	if (err) {
+		fsck_diag(ctx, "orphan blocks: %s", f2fs_strerror(err));
+		ctx->exit_override = FSCK_EXIT_ERROR;
+		return false;
+	}
+	fsck_progress(ctx, 1, 1, 1);
+	/* The later passes bounds-check everything they take from the
+	 * checkpoint, so a checkpoint the kernel refuses is still examined. */
+	return true;
+}

@@ -1,0 +1,306 @@
+/*
+ * fsck_pass_verify.c - pass 7: derived state recomputed from reachability
+ * and compared with what is on disk.
+ *
+ * Per segment: the SIT valid map against the referenced blocks, naming
+ * the blocks that differ.  Per section (large sections): the sums of the
+ * SIT entries' valid counts and lib's checkpoint-valid section sums
+ * against the referenced blocks, and one type per section.  Sections
+ * free/dirty/full for the summary.  The logs' write positions and types.
+ * The checkpoint counters (valid blocks, nodes, inodes, free segments).
+ * nat_bits against the NAT as loaded.  Nids in use but never reached.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs_err.h"
+#include "f2fs_layout.h"
+#include "fsck.h"
+
+#define LIST_MAX	8	/* block addresses named per segment */
+#define NAT_BITS_LINES	64
+
+static uint8_t rev8(uint8_t b)
+{
+	b = (uint8_t)((b & 0xF0) >> 4 | (b & 0x0F) << 4);
+	b = (uint8_t)((b & 0xCC) >> 2 | (b & 0x33) << 2);
+	return (uint8_t)((b & 0xAA) >> 1 | (b & 0x55) << 1);
+}
+
+/* Append up to LIST_MAX addresses, then "(+N more)". */
+static void list_blocks(char *out, size_t cap, const uint32_t *addrs, uint32_t n)
+{
+	size_t o = 0;
+
+	out[0] = 0;
+	for (uint32_t i = 0; i < n && i < LIST_MAX && o < cap; i++)
+		o += (size_t)snprintf(out + o, cap - o, "%s%u", i ? "," : "", addrs[i]);
+	if (n > LIST_MAX && o < cap)
+		snprintf(out + o, cap - o, " (+%u more)", n - LIST_MAX);
+}
+
+/* Compare one segment; returns the number of referenced blocks in it. */
+static uint32_t compare_segment(struct fsck_ctx *ctx, uint32_t segno)
+{
+	const struct f2fs_seg_entry *se = &ctx->sit.segs[segno];
+	const uint8_t *reach = ctx->reach + (size_t)segno * (BLKS_PER_SEG / 8);
+	uint32_t base = f2fs_seg_start_blkaddr(ctx->fs, segno);
+	uint32_t missing[LIST_MAX], extra[LIST_MAX], nm = 0, ne = 0, used = 0;
+	char list[160];
+	bool same = true;
+
+	for (uint32_t i = 0; i < BLKS_PER_SEG / 8; i++) {
+		used += (uint32_t)__builtin_popcount(reach[i]);
+		if (rev8(reach[i]) != se->cur_valid_map[i])
+			same = false;
+	}
+	if (same)
+		return used;
+	for (uint32_t k = 0; k < BLKS_PER_SEG; k++) {
+		bool r = fsck_bit(reach, k), s = f2fs_test_bit(k, se->cur_valid_map);
+
+		if (r && !s) {
+			if (nm < LIST_MAX)
+				missing[nm] = base + k;
+			nm++;
+		} else if (s && !r) {
+			if (ne < LIST_MAX)
+				extra[ne] = base + k;
+			ne++;
+		}
+	}
+	if (nm) {
+		list_blocks(list, sizeof(list), missing, nm);
+		fsck_report(ctx, PR_SIT_BLOCK_NOT_VALID, FSCK_OBJ(.segno = segno, .found = nm,
+			    .blkaddr = missing[0], .str = list));
+	}
+	if (ne) {
+		list_blocks(list, sizeof(list), extra, ne);
+		fsck_report(ctx, PR_SIT_BLOCK_LEAK, FSCK_OBJ(.segno = segno, .found = ne,
+			    .blkaddr = extra[0], .str = list));
+	}
+	return used;
+}
+
+static bool is_node_type(uint8_t t)
+{
+	return t >= CURSEG_HOT_NODE && t <= CURSEG_COLD_NODE;
+}
+
+static void check_section_types(struct fsck_ctx *ctx, uint32_t secno)
+{
+	uint32_t spp = ctx->sit.segs_per_sec, first = secno * spp;
+	int type = -1;
+	uint32_t type_seg = 0;
+
+	for (uint32_t s = first; s < first + spp; s++) {
+		uint8_t t = ctx->sit.segs[s].type;
+
+		if (!ctx->sit.segs[s].valid_blocks)
+			continue;
+		if (type < 0) {
+			type = t;
+			type_seg = s;
+		} else if (t != type) {
+			fsck_report(ctx, is_node_type(t) != is_node_type((uint8_t)type) ?
+				    PR_SEC_TYPE_MIX : PR_SEC_TEMP_MIX,
+				    FSCK_OBJ(.secno = secno, .segno = s, .found = t,
+					     .expected = (uint64_t)type));
+			(void)type_seg;
+			return;
+		}
+	}
+}
+
+static void compare_sections(struct fsck_ctx *ctx, const uint32_t *used)
+{
+	uint32_t spp = ctx->sit.segs_per_sec;
+	uint64_t cap = (uint64_t)spp * BLKS_PER_SEG;
+
+	for (uint32_t secno = 0; secno < ctx->sit.main_secs; secno++) {
+		uint64_t sit_sum = 0, reach = 0;
+
+		for (uint32_t s = secno * spp; s < (secno + 1) * spp; s++) {
+			sit_sum += ctx->sit.segs[s].valid_blocks;
+			reach += used[s];
+		}
+		if (sit_sum == 0)
+			ctx->st.free_secs++;
+		else if (sit_sum >= cap)
+			ctx->st.full_secs++;
+		else
+			ctx->st.dirty_secs++;
+		if (spp == 1)
+			continue;
+		if (sit_sum != reach)
+			fsck_report(ctx, PR_SEC_VALID_COUNT, FSCK_OBJ(.secno = secno,
+				    .found = sit_sum, .expected = reach));
+		if (ctx->sit.secs[secno].ckpt_valid_blocks != reach)
+			fsck_report(ctx, PR_SEC_CKPT_VALID_COUNT, FSCK_OBJ(.secno = secno,
+				    .found = ctx->sit.secs[secno].ckpt_valid_blocks, .expected = reach));
+		check_section_types(ctx, secno);
+	}
+}
+
+static void check_logs(struct fsck_ctx *ctx)
+{
+	struct f2fs_fs *fs = ctx->fs;
+
+	if (fs->features & F2FS_FEATURE_RO)
+		return;
+	for (int t = 0; t < NR_CURSEG_TYPE; t++) {
+		uint32_t segno = fs->curseg_segno[t], off = fs->curseg_blkoff[t];
+		const struct f2fs_seg_entry *se;
+		uint32_t last = fs->cp->alloc_type[t] == LFS ? BLKS_PER_SEG : off + 1;
+
+		if (segno >= fs->main_segs || off >= BLKS_PER_SEG)
+			continue;
+		se = &ctx->sit.segs[segno];
+		for (uint32_t k = off; k < last; k++)
+			if (f2fs_test_bit(k, se->cur_valid_map)) {
+				fsck_report(ctx, PR_CP_CURSEG_NEXT_BLOCK_USED, FSCK_OBJ(.idx = (uint64_t)t,
+					    .segno = segno, .blkaddr = f2fs_seg_start_blkaddr(fs, segno) + k));
+				break;
+			}
+		if (se->type != t)
+			fsck_report(ctx, PR_CP_CURSEG_TYPE, FSCK_OBJ(.idx = (uint64_t)t, .segno = segno,
+				    .found = se->type, .expected = (uint64_t)t));
+	}
+}
+
+static bool is_curseg(const struct f2fs_fs *fs, uint32_t segno)
+{
+	for (int t = 0; t < NR_CURSEG_TYPE; t++)
+		if (fs->curseg_segno[t] == segno)
+			return true;
+	return false;
+}
+
+static void check_counters(struct fsck_ctx *ctx)
+{
+	const struct f2fs_checkpoint *cp = ctx->fs->cp;
+	uint64_t blocks = ctx->st.nodes + ctx->st.data_blocks + ctx->st.new_addr_blocks;
+	uint32_t free_segs = 0;
+
+	if (le64_to_cpu(cp->valid_block_count) != blocks)
+		fsck_report(ctx, PR_CP_VALID_BLOCKS, FSCK_OBJ(.found = le64_to_cpu(cp->valid_block_count),
+			    .expected = blocks));
+	if (le32_to_cpu(cp->valid_node_count) != ctx->st.nodes)
+		fsck_report(ctx, PR_CP_VALID_NODES, FSCK_OBJ(.found = le32_to_cpu(cp->valid_node_count),
+			    .expected = ctx->st.nodes));
+	if (le32_to_cpu(cp->valid_inode_count) != ctx->st.inodes)
+		fsck_report(ctx, PR_CP_VALID_INODES, FSCK_OBJ(.found = le32_to_cpu(cp->valid_inode_count),
+			    .expected = ctx->st.inodes));
+	for (uint32_t s = 0; s < ctx->sit.main_segs; s++)
+		if (!ctx->sit.segs[s].valid_blocks && !is_curseg(ctx->fs, s))
+			free_segs++;
+	if (le32_to_cpu(cp->free_segment_count) > free_segs)
+		fsck_report(ctx, PR_CP_FREE_SEGMENTS, FSCK_OBJ(.found = le32_to_cpu(cp->free_segment_count),
+			    .expected = free_segs));
+}
+
+static void report_nat_bit(struct fsck_ctx *ctx, uint32_t b, const char *what, uint32_t *lines)
+{
+	if ((*lines)++ < NAT_BITS_LINES)
+		fsck_report(ctx, PR_CP_NAT_BITS_MISMATCH, FSCK_OBJ(.idx = b, .str = what));
+}
+
+static int check_nat_bits(struct fsck_ctx *ctx)
+{
+	struct f2fs_fs *fs = ctx->fs;
+	uint32_t nbb = f2fs_nat_bits_blocks(le32_to_cpu(fs->sb.segment_count_nat));
+	uint32_t bytes = fs->nat_blocks / 8, off = le32_to_cpu(fs->cp->checksum_offset);
+	uint64_t want = le64_to_cpu(fs->cp->checkpoint_ver);
+	uint8_t *buf, *full, *empty;
+	uint32_t lines = 0;
+	int err;
+
+	if (!(fs->cp_flags & CP_NAT_BITS_FLAG) || !ctx->nat_loaded)
+		return 0;
+	if (nbb == 0 || nbb >= BLKS_PER_SEG || off > CP_CHKSUM_OFFSET ||
+	    ctx->nat.bitmap_bytes < bytes)
+		return 0;
+	want |= (uint64_t)get_le32((const uint8_t *)fs->cp + off) << 32;
+	buf = malloc((size_t)nbb * F2FS_BLKSIZE);
+	full = malloc(ctx->nat.bitmap_bytes);
+	empty = malloc(ctx->nat.bitmap_bytes);
+	if (!buf || !full || !empty) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = f2fs_dev_read(fs->dev, (uint64_t)fs->cp_start_blkaddr + BLKS_PER_SEG - nbb, nbb, buf);
+	if (err)
+		goto out;
+	if (get_le64(buf) != want) {
+		fsck_report(ctx, PR_CP_NAT_BITS_STALE, FSCK_OBJ());
+		goto out;
+	}
+	f2fs_nat_compute_bits(&ctx->nat, full, empty);
+	for (uint32_t b = 0; b < fs->nat_blocks && b < bytes * 8; b++) {
+		bool df = test_bit_le(b, buf + 8), de = test_bit_le(b, buf + 8 + bytes);
+
+		if (df != (bool)test_bit_le(b, full))
+			report_nat_bit(ctx, b, df ? "marked full but has free entries" :
+				       "full but not marked full", &lines);
+		if (de != (bool)test_bit_le(b, empty))
+			report_nat_bit(ctx, b, de ? "marked empty but has entries in use" :
+				       "empty but not marked empty", &lines);
+	}
+	if (lines > NAT_BITS_LINES)
+		fsck_diag(ctx, "%u more nat_bits mismatches not listed", lines - NAT_BITS_LINES);
+out:
+	free(buf);
+	free(full);
+	free(empty);
+	return err;
+}
+
+static void check_leaks(struct fsck_ctx *ctx)
+{
+	struct f2fs_nat_model *nm = &ctx->nat;
+
+	for (uint32_t b = 0; b < nm->nat_blocks; b++) {
+		uint32_t first = b * (uint32_t)NAT_ENTRY_PER_BLOCK;
+
+		if (nm->block_used[b] <= (b == 0 ? 3u : 0u))
+			continue;
+		for (uint32_t i = 0; i < NAT_ENTRY_PER_BLOCK && first + i < nm->max_nid; i++) {
+			uint32_t nid = first + i;
+			const struct f2fs_nat_entry *e = &nm->ent[nid];
+
+			if (nid < F2FS_RESERVED_NODE_NUM || !le32_to_cpu(e->block_addr) ||
+			    (ctx->ni[nid].flags & FSCK_NI_NODE) ||
+			    !fsck_addr_in_main(ctx, le32_to_cpu(e->block_addr)))
+				continue;
+			fsck_report(ctx, PR_NAT_LEAK, FSCK_OBJ(.nid = nid, .ino = le32_to_cpu(e->ino),
+				    .blkaddr = le32_to_cpu(e->block_addr)));
+		}
+	}
+}
+
+int fsck_pass_verify(struct fsck_ctx *ctx)
+{
+	uint32_t *used;
+	int err;
+
+	if (!ctx->sit_loaded)
+		return 0;
+	used = calloc(ctx->sit.main_segs, sizeof(*used));
+	if (!used)
+		return -ENOMEM;
+	fsck_progress(ctx, 7, 0, 1);
+	if (ctx->nat_loaded) {
+		for (uint32_t s = 0; s < ctx->sit.main_segs; s++)
+			used[s] = compare_segment(ctx, s);
+	}
+	compare_sections(ctx, used);
+	free(used);
+	check_logs(ctx);
+	if (!ctx->nat_loaded)
+		return 0;
+	check_counters(ctx);
+	check_leaks(ctx);
+	err = check_nat_bits(ctx);
+	fsck_progress(ctx, 7, 1, 1);
+	return err;
+}

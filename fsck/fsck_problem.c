@@ -1,0 +1,294 @@
+/*
+ * fsck_problem.c - the problem table of fsck.f2fs: for every code its
+ * name, message template, severity, whether preen (-a/-p) may fix it
+ * without asking, and the fix issue 5 will apply.  Sorted by code (a unit
+ * test checks it); the man page's problem list is generated from it.
+ */
+#include "fsck_problem.h"
+
+#define E FSCK_SEV_ERROR
+#define W FSCK_SEV_WARN
+#define I FSCK_SEV_INFO
+#define P(code, sev, preen, fix, msg) { PR_##code, #code, sev, preen, fix, msg }
+
+const struct fsck_problem_def fsck_problems[] = {
+	P(SB_COPY_INVALID, E, true, FIX_SB_FROM_GOOD_COPY,
+	  "superblock copy {sb} is invalid: {str}"),
+	P(SB_NONE_VALID, E, false, FIX_UNFIXABLE,
+	  "no valid superblock copy: not an F2FS volume or both copies are damaged"),
+	P(SB_COPIES_DIFFER, W, true, FIX_SB_FROM_GOOD_COPY,
+	  "the two superblock copies differ (copy {sb} is in use)"),
+	P(SB_FEATURE_DEPS, E, false, FIX_UNFIXABLE,
+	  "features {str} need extra_attr, which is off"),
+	P(SB_UNKNOWN_FEATURE, W, false, FIX_UNFIXABLE,
+	  "unknown feature bits {xfound}"),
+	P(SB_ENCODING, E, false, FIX_UNFIXABLE,
+	  "casefold feature with unknown encoding {found}"),
+	P(SB_SEGMENT_COUNT_EXCESS, W, true, FIX_SB_FROM_GOOD_COPY,
+	  "segment_count exceeds the end of the main area by {found} segments (the kernel rewrites it)"),
+	P(SB_KERNEL_ERRORS, W, true, FIX_SB_FROM_GOOD_COPY,
+	  "the kernel recorded errors or stop reasons in the superblock"),
+	P(CP_PACK_INVALID, W, true, FIX_CP_REWRITE,
+	  "checkpoint pack {cp} is invalid: {str}"),
+	P(CP_NONE_VALID, E, false, FIX_UNFIXABLE,
+	  "no valid checkpoint pack"),
+	P(CP_SANITY, E, false, FIX_CP_REWRITE,
+	  "the checkpoint is refused by the kernel: {str}"),
+	P(CP_ERROR_FLAG, E, false, FIX_CP_REWRITE,
+	  "the checkpoint has CP_ERROR_FLAG (the kernel refuses to mount)"),
+	P(CP_FSCK_FLAG, I, true, FIX_CP_REWRITE,
+	  "the kernel asked for a check (CP_FSCK_FLAG)"),
+	P(CP_SUMMARY_LOAD, E, false, FIX_CP_REWRITE,
+	  "the current segment summaries cannot be loaded: {str}"),
+	P(CP_NAT_JOURNAL_COUNT, E, false, FIX_CP_REWRITE,
+	  "the NAT journal holds {found} entries (at most {expected})"),
+	P(CP_SIT_JOURNAL_COUNT, E, false, FIX_CP_REWRITE,
+	  "the SIT journal holds {found} entries (at most {expected})"),
+	P(CP_NAT_JOURNAL_ENTRY, E, false, FIX_CP_REWRITE,
+	  "NAT journal entry {idx} (nid {nid}): {str}"),
+	P(CP_SIT_JOURNAL_ENTRY, E, false, FIX_SIT_REBUILD,
+	  "SIT journal entry {idx} (segment {segno}): {str}"),
+	P(CP_ORPHAN_BLOCK, E, false, FIX_ORPHAN_LIST,
+	  "orphan block {idx}: {str}"),
+	P(CP_ORPHAN_INO, E, false, FIX_ORPHAN_LIST,
+	  "orphan entry {idx} names ino {ino}, which is {str}"),
+	P(CP_CURSEG_ALLOC_TYPE, E, false, FIX_CP_REWRITE,
+	  "log {idx}: alloc_type {found} is neither LFS nor SSR"),
+	P(CP_CURSEG_NEXT_BLOCK_USED, E, false, FIX_CP_REWRITE,
+	  "log {idx}: block {blkaddr} at or after the write position is valid in SIT"),
+	P(CP_CURSEG_SAME_SECTION, E, false, FIX_CP_REWRITE,
+	  "logs {idx} and {found} are both open in section {secno}"),
+	P(CP_CURSEG_TYPE, W, true, FIX_SIT_REBUILD,
+	  "log {idx}: its segment {segno} has SIT type {found}, expected {expected}"),
+	P(CP_VALID_BLOCKS, E, true, FIX_CP_REWRITE,
+	  "checkpoint valid_block_count is {found}, counted {expected}"),
+	P(CP_VALID_NODES, E, true, FIX_CP_REWRITE,
+	  "checkpoint valid_node_count is {found}, counted {expected}"),
+	P(CP_VALID_INODES, E, true, FIX_CP_REWRITE,
+	  "checkpoint valid_inode_count is {found}, counted {expected}"),
+	P(CP_FREE_SEGMENTS, W, true, FIX_CP_REWRITE,
+	  "checkpoint free_segment_count is {found}, more than the {expected} free segments"),
+	P(CP_NAT_BITS_STALE, I, true, FIX_NAT_BITS,
+	  "nat_bits do not belong to this checkpoint; the kernel ignores them"),
+	P(CP_NAT_BITS_MISMATCH, E, true, FIX_NAT_BITS,
+	  "nat_bits of NAT block {idx}: {str}"),
+	P(CP_QUOTA_NEED_FSCK, I, true, FIX_CP_REWRITE,
+	  "the kernel marked quota as needing a check (CP_QUOTA_NEED_FSCK_FLAG)"),
+	P(CP_NOT_UMOUNT, I, true, FIX_NONE,
+	  "the checkpoint is not an unmount checkpoint (unclean shutdown)"),
+	P(CP_NEWER_PACK_INVALID, W, true, FIX_CP_REWRITE,
+	  "checkpoint pack {cp} has a newer version but is invalid ({str}); the older pack is used"),
+	P(SIT_COUNT_POPCOUNT, E, false, FIX_SIT_REBUILD,
+	  "segment {segno}: SIT count {found} but {expected} bits set"),
+	P(SIT_BAD_TYPE, E, false, FIX_SIT_REBUILD,
+	  "segment {segno}: SIT type {found} is invalid"),
+	P(SIT_COUNT_RANGE, E, false, FIX_SIT_REBUILD,
+	  "segment {segno}: SIT count {found} exceeds {expected}"),
+	P(SIT_NODE_TOTAL, E, false, FIX_SIT_REBUILD,
+	  "SIT counts {found} valid node blocks, the checkpoint {expected} (the kernel refuses to mount)"),
+	P(SIT_TOTAL_EXCEEDS, E, false, FIX_SIT_REBUILD,
+	  "SIT counts {found} valid blocks, more than the checkpoint's {expected}"),
+	P(NAT_ADDR_RANGE, E, false, FIX_NAT_CLEAR,
+	  "nid {nid}: block address {blkaddr} is outside the main area"),
+	P(NAT_NEW_ADDR, E, false, FIX_NAT_CLEAR,
+	  "nid {nid}: NAT entry holds NEW_ADDR (the kernel reports NAT corruption)"),
+	P(NAT_NOT_IN_SIT, E, false, FIX_SIT_REBUILD,
+	  "nid {nid}: its block {blkaddr} is not valid in SIT"),
+	P(NAT_INO_INVALID, E, false, FIX_NAT_SET,
+	  "nid {nid}: owner ino {found} is invalid"),
+	P(NAT_SHARED_BLOCK, E, false, FIX_NAT_CLEAR,
+	  "nid {nid}: block {blkaddr} is also the block of nid {found}"),
+	P(NAT_RESERVED, E, false, FIX_NAT_SET,
+	  "nid {nid}: reserved NAT entry {str}"),
+	P(NAT_LEAK, W, true, FIX_NAT_CLEAR,
+	  "nid {nid} (ino {ino}): in use in NAT but not reachable"),
+	P(NODE_FOOTER_NID, E, false, FIX_NODE_DROP,
+	  "nid {nid}: node block {blkaddr} has footer nid {found}"),
+	P(NODE_FOOTER_INO, E, false, FIX_NODE_DROP,
+	  "nid {nid}: node block {blkaddr} has footer ino {found}, expected {expected}"),
+	P(NODE_FOOTER_OFS, E, false, FIX_NODE_DROP,
+	  "nid {nid}: node block {blkaddr} has node offset {found}, expected {expected}"),
+	P(NODE_NAT_INO, E, false, FIX_NAT_SET,
+	  "nid {nid}: NAT owner is {found}, expected {expected}"),
+	P(NODE_NOT_INODE, E, false, FIX_DENTRY_DROP,
+	  "ino {ino}: block {blkaddr} is not an inode block ({str})"),
+	P(NODE_UNEXPECTED_INODE, E, false, FIX_NODE_DROP,
+	  "nid {nid} of ino {ino}: an inode block where a {str} node was expected"),
+	P(NODE_DUP, E, false, FIX_NODE_DROP,
+	  "nid {nid} (ino {ino}): node referenced more than once"),
+	P(NODE_NID_INVALID, E, false, FIX_NODE_DROP,
+	  "ino {ino}: {str} nid {nid} is out of range"),
+	P(NODE_NAT_NULL, E, false, FIX_NODE_DROP,
+	  "ino {ino}: {str} nid {nid} has no block in NAT"),
+	P(INODE_CHECKSUM, E, true, FIX_INODE_FIELD,
+	  "ino {ino}: inode checksum {xfound}, expected {xexpected}"),
+	P(INODE_MODE, E, false, FIX_RECONNECT,
+	  "ino {ino}: invalid i_mode {xfound}"),
+	P(INODE_LINKS, E, true, FIX_INODE_FIELD,
+	  "ino {ino}: i_links is {found}, counted {expected}"),
+	P(INODE_BLOCKS, E, true, FIX_INODE_FIELD,
+	  "ino {ino}: i_blocks is {found}, counted {expected}"),
+	P(INODE_SIZE, W, true, FIX_INODE_FIELD,
+	  "ino {ino}: i_size {found} ends before block {expected} of the file"),
+	P(INODE_EXTRA_ISIZE, E, false, FIX_INODE_FIELD,
+	  "ino {ino}: i_extra_isize {found} is invalid"),
+	P(INODE_EXTRA_NO_FEATURE, E, false, FIX_INODE_FIELD,
+	  "ino {ino}: extra attributes without the extra_attr feature"),
+	P(INODE_INLINE_XATTR_SIZE, E, false, FIX_INODE_FIELD,
+	  "ino {ino}: i_inline_xattr_size {found} is invalid"),
+	P(INODE_INLINE_DATA, E, false, FIX_INODE_FIELD,
+	  "ino {ino}: inline data {str}"),
+	P(INODE_INLINE_DENTRY, E, false, FIX_INODE_FIELD,
+	  "ino {ino}: inline dentry flag on a non-directory"),
+	P(INODE_XATTR_NID, E, false, FIX_INODE_FIELD,
+	  "ino {ino}: i_xattr_nid {found} is invalid"),
+	P(XATTR_ENTRY, E, false, FIX_INODE_FIELD,
+	  "ino {ino}: xattr entry at byte {idx}: {str}"),
+	P(INODE_EXTENT, E, true, FIX_INODE_FIELD,
+	  "ino {ino}: i_ext {str}"),
+	P(INODE_ZERO_BLOCKS, E, true, FIX_INODE_FIELD,
+	  "ino {ino}: i_blocks is 0 (the kernel refuses the inode)"),
+	P(INODE_CASEFOLD, E, false, FIX_INODE_FIELD,
+	  "ino {ino}: casefold flag {str}"),
+	P(INODE_COMPRESS, E, false, FIX_INODE_FIELD,
+	  "ino {ino}: compression {str}"),
+	P(DATA_ADDR_RANGE, E, false, FIX_DATA_DROP,
+	  "ino {ino}: block address {blkaddr} at file block {idx} is outside the main area"),
+	P(DATA_DUP, E, false, FIX_DATA_DROP,
+	  "ino {ino}: block {blkaddr} at file block {idx} is already used"),
+	P(SEG_TYPE_CLASS, E, false, FIX_SIT_REBUILD,
+	  "segment {segno}: {str} block {blkaddr} in a segment of SIT type {found}"),
+	P(INODE_ORPHAN_LINKS, W, true, FIX_ORPHAN_LIST,
+	  "orphan ino {ino} has i_links {found}"),
+	P(ROOT_NOT_DIR, E, false, FIX_UNFIXABLE,
+	  "the root inode is not a usable directory: {str}"),
+	P(INODE_DEPTH, E, true, FIX_INODE_FIELD,
+	  "ino {ino}: i_current_depth {found} / i_dir_level {expected} is invalid"),
+	P(INODE_UNREACHABLE, W, true, FIX_RECONNECT,
+	  "ino {ino}: in use but not reachable from the root"),
+	P(QUOTA_INODE, E, false, FIX_UNFIXABLE,
+	  "quota inode {ino} (type {idx}): {str}"),
+	P(INODE_NAMELEN, W, true, FIX_INODE_FIELD,
+	  "ino {ino}: i_namelen {found} exceeds {expected}"),
+	P(DENT_NAME_LEN, E, true, FIX_DENTRY_DROP,
+	  "{path}: dentry slot {idx} has name length {found}"),
+	P(DENT_SLOTS, E, true, FIX_DENTRY_DROP,
+	  "{path}: dentry slot {idx}: name of {found} bytes runs past the last slot"),
+	P(DENT_INO, E, true, FIX_DENTRY_DROP,
+	  "{path}: entry '{str}' names invalid ino {found}"),
+	P(DENT_FTYPE, E, true, FIX_DENTRY_FIX,
+	  "{path}: entry '{str}' has file type {found}, the inode is type {expected}"),
+	P(DENT_HASH, E, true, FIX_DENTRY_FIX,
+	  "{path}: entry '{str}' has hash {xfound}, expected {xexpected}"),
+	P(DENT_POSITION, E, true, FIX_DENTRY_FIX,
+	  "{path}: entry '{str}' is in block {idx}, outside its hash bucket"),
+	P(DENT_DOT, E, true, FIX_DOTS,
+	  "{path}: '.' {str}"),
+	P(DENT_DOTDOT, E, true, FIX_DOTS,
+	  "{path}: '..' names {found}, the parent is {expected}"),
+	P(DENT_DUP_DOTS, E, true, FIX_DENTRY_DROP,
+	  "{path}: extra '{str}' entry in slot {idx}"),
+	P(DENT_BAD_TYPE, E, true, FIX_DENTRY_FIX,
+	  "{path}: entry '{str}' has invalid file type {found}"),
+	P(DENT_DEPTH, E, true, FIX_INODE_FIELD,
+	  "{path}: block {idx} lies beyond i_current_depth {found}"),
+	P(DENT_BLOCK_PAST_SIZE, E, true, FIX_INODE_FIELD,
+	  "{path}: dentry block {idx} lies beyond i_size {found}"),
+	P(DENT_NOT_INODE, E, true, FIX_DENTRY_DROP,
+	  "{path}: entry '{str}' names nid {found}, which is not an inode"),
+	P(DENT_NAME_CHARS, E, true, FIX_DENTRY_DROP,
+	  "{path}: entry name '{str}' contains '/' or NUL"),
+	P(DIR_HARDLINK, E, false, FIX_DENTRY_DROP,
+	  "{path}: directory ino {ino} is already linked elsewhere"),
+	P(SSA_NID, E, true, FIX_SSA_ENTRY,
+	  "block {blkaddr}: summary names nid {found}, the owner is {expected}"),
+	P(SSA_OFS, E, true, FIX_SSA_ENTRY,
+	  "block {blkaddr} (nid {nid}): summary ofs_in_node {found}, expected {expected}"),
+	P(SSA_VERSION, W, true, FIX_SSA_ENTRY,
+	  "block {blkaddr} (nid {nid}): summary version {found}, NAT version {expected}"),
+	P(SSA_FOOTER_TYPE, E, true, FIX_SSA_ENTRY,
+	  "segment {segno}: summary footer type {found} but the segment holds {str} blocks"),
+	P(SIT_BLOCK_NOT_VALID, E, true, FIX_SIT_REBUILD,
+	  "segment {segno}: {found} used blocks are not valid in SIT: {str}"),
+	P(SIT_BLOCK_LEAK, W, true, FIX_SIT_REBUILD,
+	  "segment {segno}: {found} blocks valid in SIT are not used: {str}"),
+	P(SEC_VALID_COUNT, E, true, FIX_SIT_REBUILD,
+	  "section {secno}: SIT entries sum to {found} valid blocks, counted {expected}"),
+	P(SEC_CKPT_VALID_COUNT, E, true, FIX_SIT_REBUILD,
+	  "section {secno}: checkpoint-valid blocks sum to {found}, counted {expected}"),
+	P(SEC_TYPE_MIX, E, false, FIX_SIT_REBUILD,
+	  "section {secno}: segment {segno} is SIT type {found}, the section is type {expected}"),
+	P(SEC_TEMP_MIX, I, true, FIX_NONE,
+	  "section {secno}: segment {segno} is SIT type {found}, another segment is type {expected}"),
+	P(RF_CHAIN_LOOP, E, false, FIX_UNFIXABLE,
+	  "the roll-forward node chain loops back to block {blkaddr} (the kernel refuses to mount)"),
+	P(RF_DENT_INODE_IN_NAT, E, false, FIX_UNFIXABLE,
+	  "roll-forward: new ino {ino} at block {blkaddr} already has a NAT entry (recovery fails)"),
+	P(RF_CHAIN_OVERLAP, W, false, FIX_UNFIXABLE,
+	  "roll-forward chain block {blkaddr} is valid in SIT"),
+	P(RF_CHAIN, I, true, FIX_NONE,
+	  "roll-forward: {found} fsync'd node blocks after the checkpoint will be recovered at mount"),
+	P(RF_CHAIN_BAD_ADDR, I, true, FIX_NONE,
+	  "roll-forward chain ends at block {blkaddr} outside the main area"),
+};
+
+const size_t fsck_n_problems = sizeof(fsck_problems) / sizeof(fsck_problems[0]);
+
+int fsck_problem_index(enum fsck_problem code)
+{
+	size_t lo = 0, hi = fsck_n_problems;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fsck_problems[mid].code == code)
+			return (int)mid;
+		if ((int)fsck_problems[mid].code < (int)code)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+const struct fsck_problem_def *fsck_problem_find(enum fsck_problem code)
+{
+	int i = fsck_problem_index(code);
+
+	return i < 0 ? NULL : &fsck_problems[i];
+}
+
+const char *fsck_severity_name(enum fsck_severity s)
+{
+	switch (s) {
+	case FSCK_SEV_ERROR: return "error";
+	case FSCK_SEV_WARN: return "warning";
+	case FSCK_SEV_INFO: return "info";
+	}
+	return "?";
+}
+
+const char *fsck_fix_name(enum fsck_fix f)
+{
+	static const char *const names[] = {
+		[FIX_NONE] = "none",
+		[FIX_SB_FROM_GOOD_COPY] = "rewrite the superblock copy from the good one",
+		[FIX_CP_REWRITE] = "write a new checkpoint pack",
+		[FIX_SIT_REBUILD] = "rebuild SIT entries from reachability",
+		[FIX_NAT_CLEAR] = "clear the NAT entry",
+		[FIX_NAT_SET] = "correct the NAT entry",
+		[FIX_SSA_ENTRY] = "rewrite the summary entry",
+		[FIX_INODE_FIELD] = "correct the inode field",
+		[FIX_NODE_DROP] = "drop the node reference",
+		[FIX_DATA_DROP] = "drop the block reference",
+		[FIX_DENTRY_DROP] = "drop the directory entry",
+		[FIX_DENTRY_FIX] = "correct the directory entry",
+		[FIX_DOTS] = "restore '.' and '..'",
+		[FIX_RECONNECT] = "reconnect into lost+found",
+		[FIX_ORPHAN_LIST] = "rewrite the orphan list",
+		[FIX_NAT_BITS] = "rewrite nat_bits",
+		[FIX_UNFIXABLE] = "none (not fixable)",
+	};
+
+	return (unsigned)f < sizeof(names) / sizeof(names[0]) && names[f] ? names[f] : "?";
+}

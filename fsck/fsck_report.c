@@ -1,0 +1,348 @@
+/*
+ * fsck_report.c - everything fsck.f2fs says: problem lines (text or
+ * JSON) built from the problem table's templates, the final summary,
+ * diagnostics and debug output on stderr, and -C progress.
+ *
+ * Owns: the per-code counters and the JSON stream state in the context.
+ * Results go to ctx->out (stdout); diagnostics to stderr.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsck.h"
+
+void fsck_report_init(struct fsck_ctx *ctx)
+{
+	ctx->out = stdout;
+	ctx->code_count = calloc(fsck_n_problems, sizeof(*ctx->code_count));
+	ctx->json_first = true;
+	if (ctx->opt.json) {
+		fputs("{\"device\":", ctx->out);
+		fputc('"', ctx->out);
+		for (const char *p = ctx->opt.device ? ctx->opt.device : ""; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				fputc('\\', ctx->out);
+			if ((unsigned char)*p < 0x20)
+				fprintf(ctx->out, "\\u%04x", (unsigned char)*p);
+			else
+				fputc(*p, ctx->out);
+		}
+		fputs("\",\"problems\":[", ctx->out);
+	}
+}
+
+void fsck_report_free(struct fsck_ctx *ctx)
+{
+	free(ctx->code_count);
+	ctx->code_count = NULL;
+}
+
+/* ---- message building ---- */
+
+struct strbuf {
+	char *p;
+	size_t len, cap;
+};
+
+static void sb_putn(struct strbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		n = b->cap > b->len + 1 ? b->cap - b->len - 1 : 0;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = 0;
+}
+
+static void sb_printf(struct strbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void sb_printf(struct strbuf *b, const char *fmt, ...)
+{
+	char tmp[64];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		sb_putn(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+static void put_num(struct strbuf *b, uint64_t v, bool hex)
+{
+	if (v == FSCK_NONE)
+		sb_putn(b, "?", 1);
+	else if (hex)
+		sb_printf(b, "0x%" PRIx64, v);
+	else
+		sb_printf(b, "%" PRIu64, v);
+}
+
+/* Expand one {token}; returns false for an unknown token. */
+static bool expand_token(struct strbuf *b, const char *tok, size_t n,
+			 const struct fsck_obj *o)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+		bool hex;
+	} nums[] = {
+		{ "nid", offsetof(struct fsck_obj, nid), false },
+		{ "ino", offsetof(struct fsck_obj, ino), false },
+		{ "segno", offsetof(struct fsck_obj, segno), false },
+		{ "secno", offsetof(struct fsck_obj, secno), false },
+		{ "blkaddr", offsetof(struct fsck_obj, blkaddr), false },
+		{ "sb", offsetof(struct fsck_obj, sb), false },
+		{ "cp", offsetof(struct fsck_obj, cp), false },
+		{ "found", offsetof(struct fsck_obj, found), false },
+		{ "expected", offsetof(struct fsck_obj, expected), false },
+		{ "xfound", offsetof(struct fsck_obj, found), true },
+		{ "xexpected", offsetof(struct fsck_obj, expected), true },
+		{ "idx", offsetof(struct fsck_obj, idx), false },
+	};
+
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		if (strlen(nums[i].name) == n && !memcmp(nums[i].name, tok, n)) {
+			uint64_t v;
+
+			memcpy(&v, (const char *)o + nums[i].off, sizeof(v));
+			put_num(b, v, nums[i].hex);
+			return true;
+		}
+	}
+	if (n == 4 && !memcmp(tok, "path", 4)) {
+		const char *s = o->path ? o->path : "?";
+
+		sb_putn(b, s, strlen(s));
+		return true;
+	}
+	if (n == 3 && !memcmp(tok, "str", 3)) {
+		const char *s = o->str ? o->str : "";
+
+		sb_putn(b, s, strlen(s));
+		return true;
+	}
+	return false;
+}
+
+static void build_message(struct strbuf *b, const char *tmpl, const struct fsck_obj *o)
+{
+	const char *p = tmpl;
+
+	while (*p) {
+		const char *open = strchr(p, '{');
+		const char *close = open ? strchr(open, '}') : NULL;
+
+		if (!open || !close) {
+			sb_putn(b, p, strlen(p));
+			return;
+		}
+		sb_putn(b, p, (size_t)(open - p));
+		if (!expand_token(b, open + 1, (size_t)(close - open - 1), o))
+			sb_putn(b, open, (size_t)(close - open + 1));
+		p = close + 1;
+	}
+}
+
+/* ---- output ---- */
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static const struct {
+	const char *name;
+	size_t off;
+} obj_fields[] = {
+	{ "nid", offsetof(struct fsck_obj, nid) },
+	{ "ino", offsetof(struct fsck_obj, ino) },
+	{ "segno", offsetof(struct fsck_obj, segno) },
+	{ "secno", offsetof(struct fsck_obj, secno) },
+	{ "blkaddr", offsetof(struct fsck_obj, blkaddr) },
+	{ "sb", offsetof(struct fsck_obj, sb) },
+	{ "cp", offsetof(struct fsck_obj, cp) },
+};
+
+static uint64_t obj_field(const struct fsck_obj *o, size_t i)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)o + obj_fields[i].off, sizeof(v));
+	return v;
+}
+
+static void print_text(struct fsck_ctx *ctx, const struct fsck_problem_def *d,
+		       const char *msg, const struct fsck_obj *o)
+{
+	bool any = false;
+
+	fprintf(ctx->out, "F2FS-%04d %s: %s", (int)d->code, fsck_severity_name(d->severity), msg);
+	for (size_t i = 0; i < sizeof(obj_fields) / sizeof(obj_fields[0]); i++) {
+		uint64_t v = obj_field(o, i);
+
+		if (v == FSCK_NONE)
+			continue;
+		fprintf(ctx->out, "%s%s=%" PRIu64, any ? " " : " [", obj_fields[i].name, v);
+		any = true;
+	}
+	if (o->path)
+		fprintf(ctx->out, "%spath=%s", any ? " " : " [", o->path);
+	if (any || o->path)
+		fputc(']', ctx->out);
+	fputc('\n', ctx->out);
+}
+
+static void print_json(struct fsck_ctx *ctx, const struct fsck_problem_def *d,
+		       const char *msg, const struct fsck_obj *o)
+{
+	FILE *f = ctx->out;
+
+	fprintf(f, "%s{\"code\":%d,\"name\":\"%s\",\"severity\":\"%s\",\"message\":",
+		ctx->json_first ? "" : ",", (int)d->code, d->name,
+		fsck_severity_name(d->severity));
+	ctx->json_first = false;
+	json_string(f, msg);
+	for (size_t i = 0; i < sizeof(obj_fields) / sizeof(obj_fields[0]); i++) {
+		uint64_t v = obj_field(o, i);
+
+		if (v != FSCK_NONE)
+			fprintf(f, ",\"%s\":%" PRIu64, obj_fields[i].name, v);
+	}
+	if (o->path) {
+		fputs(",\"path\":", f);
+		json_string(f, o->path);
+	}
+	fprintf(f, ",\"fix\":");
+	json_string(f, fsck_fix_name(d->fix));
+	fputc('}', f);
+}
+
+void fsck_report(struct fsck_ctx *ctx, enum fsck_problem code, const struct fsck_obj *obj)
+{
+	int idx = fsck_problem_index(code);
+	const struct fsck_problem_def *d;
+	char buf[1024];
+	struct strbuf b = { buf, 0, sizeof(buf) };
+
+	if (idx < 0) {
+		fsck_diag(ctx, "internal error: unknown problem code %d", (int)code);
+		return;
+	}
+	d = &fsck_problems[idx];
+	if (ctx->code_count)
+		ctx->code_count[idx]++;
+	if (d->severity == FSCK_SEV_ERROR)
+		ctx->n_errors++;
+	else if (d->severity == FSCK_SEV_WARN)
+		ctx->n_warnings++;
+	else
+		ctx->n_infos++;
+	if (ctx->opt.max_lines && ctx->code_count &&
+	    ctx->code_count[idx] > ctx->opt.max_lines)
+		return;
+	buf[0] = 0;
+	build_message(&b, d->msg, obj);
+	if (ctx->opt.json)
+		print_json(ctx, d, buf, obj);
+	else
+		print_text(ctx, d, buf, obj);
+}
+
+void fsck_diag(const struct fsck_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)ctx;
+	fputs("fsck.f2fs: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void fsck_debug(const struct fsck_ctx *ctx, int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ctx->opt.debug < level)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void fsck_progress(struct fsck_ctx *ctx, int pass, uint64_t cur, uint64_t max)
+{
+	static const char *const names[] = { "", "superblock and checkpoint", "SIT", "NAT",
+		"inodes and directories", "roll-forward chain", "summaries", "derived state" };
+	char line[128];
+	int n;
+
+	if (ctx->opt.progress_fd < 0 && !ctx->opt.progress_bar)
+		return;
+	if (ctx->opt.progress_fd >= 0) {
+		n = snprintf(line, sizeof(line), "%d %" PRIu64 " %" PRIu64 " %s\n",
+			     pass, cur, max, ctx->opt.device);
+		if (n > 0 && write(ctx->opt.progress_fd, line, (size_t)n) < 0)
+			ctx->opt.progress_fd = -1;
+		return;
+	}
+	fprintf(stderr, "\rPass %d (%s): %3u%%", pass,
+		pass >= 0 && pass < (int)(sizeof(names) / sizeof(names[0])) ? names[pass] : "",
+		max ? (unsigned)(cur * 100 / max) : 100u);
+	if (cur >= max)
+		fputc('\n', stderr);
+	fflush(stderr);
+}
+
+void fsck_print_summary(struct fsck_ctx *ctx, int exit_code)
+{
+	const struct fsck_stats *s = &ctx->st;
+	uint64_t problems = ctx->n_errors + ctx->n_warnings;
+	uint64_t valid = s->data_blocks + s->nodes;
+
+	if (ctx->opt.json) {
+		FILE *f = ctx->out;
+
+		fprintf(f, "],\"summary\":{\"inodes\":%" PRIu64 ",\"nodes\":%" PRIu64
+			",\"valid_blocks\":%" PRIu64 ",\"data_blocks\":%" PRIu64
+			",\"directories\":%" PRIu64 ",\"files\":%" PRIu64
+			",\"symlinks\":%" PRIu64 ",\"orphans\":%" PRIu64
+			",\"sections_free\":%" PRIu64 ",\"sections_dirty\":%" PRIu64
+			",\"sections_full\":%" PRIu64 ",\"roll_forward_nodes\":%" PRIu64
+			",\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64 ",\"infos\":%" PRIu64
+			",\"problems\":%" PRIu64 "},\"exit_code\":%d}\n",
+			s->inodes, s->nodes, valid, s->data_blocks, s->dirs, s->files,
+			s->symlinks, s->orphans, s->free_secs, s->dirty_secs, s->full_secs,
+			s->chain_nodes, ctx->n_errors, ctx->n_warnings, ctx->n_infos,
+			problems, exit_code);
+		fflush(f);
+		return;
+	}
+	fprintf(ctx->out, "%s: %" PRIu64 " inodes (%" PRIu64 " directories, %" PRIu64
+		" files), %" PRIu64 " nodes, %" PRIu64 " valid blocks; sections: %"
+		PRIu64 " free, %" PRIu64 " dirty, %" PRIu64 " full; %" PRIu64
+		" problems (%" PRIu64 " errors, %" PRIu64 " warnings)%s\n",
+		ctx->opt.device, s->inodes, s->dirs, s->files, s->nodes, valid,
+		s->free_secs, s->dirty_secs, s->full_secs, problems, ctx->n_errors,
+		ctx->n_warnings,
+		problems && ctx->opt.mode != FSCK_MODE_CHECK ?
+		" - not fixed: repair is not implemented yet" : "");
+	fflush(ctx->out);
+}

@@ -1,0 +1,67 @@
+/*
+ * fsck_util.c - small helpers the passes share: address classification,
+ * SIT and NAT lookups in the loaded models, and the queue of expected
+ * summary entries the SSA pass checks in address order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs_err.h"
+#include "fsck.h"
+
+/* Expected summary entries kept before a sorted SSA check (12 MiB). */
+#define FSCK_SSA_QUEUE_MAX	(1u << 20)
+
+bool fsck_addr_in_main(const struct fsck_ctx *ctx, uint32_t addr)
+{
+	return f2fs_blkaddr_in_main(ctx->fs, addr);
+}
+
+bool fsck_sit_valid(const struct fsck_ctx *ctx, uint32_t addr)
+{
+	uint32_t off;
+	uint32_t segno;
+
+	if (!ctx->sit_loaded || !fsck_addr_in_main(ctx, addr))
+		return false;
+	segno = f2fs_blkaddr_to_segno(ctx->fs, addr);
+	off = (addr - ctx->fs->main_blkaddr) % BLKS_PER_SEG;
+	return f2fs_test_bit(off, ctx->sit.segs[segno].cur_valid_map);
+}
+
+bool fsck_nat_lookup(const struct fsck_ctx *ctx, uint32_t nid, struct f2fs_nat_entry *e)
+{
+	if (!ctx->nat_loaded || nid >= ctx->fs->max_nid)
+		return false;
+	return f2fs_nat_get(&ctx->nat, nid, e) == 0;
+}
+
+int fsck_expect_summary(struct fsck_ctx *ctx, uint32_t blkaddr, uint32_t nid,
+			uint16_t ofs_in_node, bool is_node)
+{
+	struct fsck_ssa_ent *e;
+
+	if (ctx->n_ssa == ctx->cap_ssa) {
+		if (ctx->cap_ssa >= FSCK_SSA_QUEUE_MAX) {
+			int err = fsck_ssa_flush(ctx);
+
+			if (err)
+				return err;
+		} else {
+			uint32_t cap = ctx->cap_ssa ? ctx->cap_ssa * 2 : 4096;
+			void *p = realloc(ctx->ssa, (size_t)cap * sizeof(*ctx->ssa));
+
+			if (!p)
+				return -ENOMEM;
+			ctx->ssa = p;
+			ctx->cap_ssa = cap;
+		}
+	}
+	e = &ctx->ssa[ctx->n_ssa++];
+	e->blkaddr = blkaddr;
+	e->nid = nid;
+	e->ofs_in_node = ofs_in_node;
+	e->is_node = is_node;
+	e->pad = 0;
+	return 0;
+}

@@ -1,0 +1,104 @@
+/*
+ * fsck_walk.h - state of pass 4 (the node walk) shared by its files:
+ * fsck_pass_nodes.c (the inode stack, batched node reads, block
+ * accounting), fsck_inode.c (checks of one inode's own fields and
+ * xattrs) and fsck_pass_dir.c (dentry checks, which push child inodes).
+ */
+#ifndef FSCK_WALK_H
+#define FSCK_WALK_H
+
+#include "fsck.h"
+
+/* Blocks fetched per batched read of inodes, nodes or dentry blocks. */
+#define FSCK_BATCH	256u
+
+enum fsck_item_kind {
+	ITEM_NS,	/* reached through a directory entry (or the root) */
+	ITEM_ORPHAN,
+	ITEM_QUOTA,
+	ITEM_LOST,	/* in use in NAT but not reached: checked as a lost root */
+};
+
+/* An inode waiting to be checked. */
+struct fsck_item {
+	uint32_t ino;
+	uint32_t parent;
+	uint32_t addr;		/* from NAT, filled when the batch is read */
+	uint8_t ftype;		/* from the dentry, F2FS_FT_UNKNOWN if none */
+	uint8_t kind;
+	uint16_t idx;		/* quota type, for messages */
+	char *path;		/* malloc'd full path, or NULL */
+};
+
+/* The directory whose dentries are being checked. */
+struct fsck_dir_walk {
+	uint32_t ino, parent;
+	const char *path;
+	uint32_t dir_level, depth;
+	uint64_t i_size;
+	bool casefold, encrypted, is_inline;
+};
+
+/* A node waiting in a level of an inode's tree. */
+struct fsck_node_ref {
+	uint32_t nid;
+	uint32_t addr;
+	uint32_t ofs;		/* expected node offset */
+	uint8_t kind;		/* NODE_DIRECT / NODE_INDIRECT / NODE_DINDIRECT */
+	uint64_t fofs;		/* first file block it covers */
+};
+enum { NODE_DIRECT, NODE_INDIRECT, NODE_DINDIRECT };
+
+/* What the walk knows about the inode being checked. */
+struct fsck_file {
+	uint32_t ino;
+	uint16_t mode;
+	uint8_t ftype;
+	bool is_dir, compressed, released, keep_size, verity;
+	uint32_t cluster;		/* compression cluster size in blocks */
+	uint32_t addrs_per_inode, addrs_per_block, extra_words;
+	uint64_t i_size;
+	uint64_t counted;		/* blocks i_blocks must count */
+	uint64_t nodes;			/* node blocks incl. the inode */
+	uint64_t last_data;		/* highest used file block + 1 */
+	/* i_ext against the mapping */
+	uint32_t ext_fofs, ext_blk, ext_len, ext_match;
+	bool ext_mismatch;
+};
+
+struct fsck_walk {
+	struct fsck_ctx *ctx;
+	struct fsck_item *stack;
+	uint32_t n, cap;
+	uint8_t *ibuf, *nbuf, *dbuf;	/* FSCK_BATCH blocks each */
+	struct f2fs_io_vec *vec;
+	struct fsck_node_ref *lvl[2];	/* current and next level */
+	uint32_t lvl_n[2], lvl_cap[2];
+	uint32_t *dent_addr, *dent_bidx; /* dentry blocks of the current dir */
+	uint32_t dent_n, dent_cap;
+	struct fsck_file file;
+	int err;			/* first operational error */
+};
+
+/* fsck_pass_nodes.c */
+int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint32_t parent, uint8_t ftype,
+		   enum fsck_item_kind kind, char *path);
+int fsck_read_sorted(struct fsck_walk *w, uint32_t *addrs, uint32_t n, uint8_t *buf);
+uint8_t fsck_mode_to_ftype(uint16_t mode);
+
+/* fsck_inode.c: checks of the inode's own fields; fills w->file.
+ * Returns false when the inode is too broken to walk its blocks. */
+bool fsck_check_inode_fields(struct fsck_walk *w, const struct fsck_item *it,
+			     const struct f2fs_node *node, uint32_t addr);
+void fsck_check_xattrs(struct fsck_walk *w, const struct f2fs_node *inode,
+		       const struct f2fs_node *xnode);
+uint32_t fsck_inline_xattr_addrs(const struct fsck_ctx *ctx, const struct f2fs_inode *ri);
+uint32_t fsck_extra_words(const struct f2fs_inode *ri);
+
+/* fsck_pass_dir.c */
+void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
+			   const struct f2fs_inode *ri);
+void fsck_check_inline_dir(struct fsck_walk *w, const struct fsck_item *it,
+			   const struct f2fs_node *node);
+
+#endif
