@@ -1,1 +1,32 @@
-# tests/kernel: automake fragment included from the top-level Makefile.am
+# tests/kernel: the real Linux F2FS driver as an oracle.  Debian's kernel is
+# booted under QEMU (see run-guest.sh); tests/kernel/setup.sh installs what it
+# needs.  Each test is `$(SHELL) script`; a missing tool or mkfs fails, never
+# skips.  MKFS_F2FS overrides the mkfs under test.  Kernel-made images are
+# left in tests/kernel/images/ (see its index) for the fsck and dump tests.
+KERNEL_TESTS = \
+	tests/kernel/mkfs-matrix.sh \
+	tests/kernel/mount-options.sh \
+	tests/kernel/power-cut.sh \
+	tests/kernel/fill-gc.sh \
+	tests/kernel/harness-negative.sh
+TESTS += $(KERNEL_TESTS)
+EXTRA_DIST += $(KERNEL_TESTS) \
+	tests/kernel/README \
+	tests/kernel/setup.sh \
+	tests/kernel/kcommon.sh \
+	tests/kernel/run-guest.sh \
+	tests/kernel/guest-init.sh \
+	tests/kernel/guest-lib.sh \
+	tests/kernel/ktool.c \
+	tests/kernel/guest/tree.sh \
+	tests/kernel/guest/mount-options.sh \
+	tests/kernel/guest/power-cut-write.sh \
+	tests/kernel/guest/power-cut-recover.sh \
+	tests/kernel/guest/fill-gc.sh \
+	tests/kernel/guest/selftest-kmsg.sh \
+	tests/kernel/guest/selftest-hang.sh \
+	tests/kernel/guest/selftest-crash.sh
+
+clean-local: clean-local-kernel
+clean-local-kernel:
+	-rm -rf tests/kernel/cache tests/kernel/work tests/kernel/images
