@@ -12,6 +12,10 @@
 
 LC_ALL=C
 export LC_ALL
+# In a sanitizer build a report must not look like dump.f2fs's own exit 1.
+ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86}
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=87:print_stacktrace=1}
+export ASAN_OPTIONS UBSAN_OPTIONS
 
 : "${top_builddir:=$(pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"

@@ -1,1 +1,11 @@
-# tests/dump: automake fragment included from the top-level Makefile.am
+# tests/dump: dump.f2fs tests (shell scripts; python3 helper for parsing).
+# They need f2fs-tools (mkfs, dump, sload, fsck) as oracles and fail, not
+# skip, when it is missing.
+DUMP_TESTS = \
+	tests/dump/sbcp-oracle.sh \
+	tests/dump/extract.sh \
+	tests/dump/views.sh \
+	tests/dump/hostile.sh \
+	tests/dump/speed.sh
+TESTS += $(DUMP_TESTS)
+EXTRA_DIST += $(DUMP_TESTS) tests/dump/common.sh tests/dump/dumpcheck.py

@@ -58,6 +58,7 @@ ours 2G -s 4 -z 2 -l dumptest
 ours 1G -O extra_attr,quota,lost_found,project_quota
 ours 1G -i
 ours 64G -i
+ours 4T
 theirs 1G
 theirs 2G -O extra_attr,inode_checksum,sb_checksum,quota,lost_found,compression -s 4
 theirs 1G -i
