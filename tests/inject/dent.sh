@@ -80,6 +80,41 @@ inj "$WORK/t" --dent --nid $d1 --dots 2 --mb d_ino --val $d2
 expect_out "'..'" "dent of '..' $d1 in dir $d1 slot 1 "
 fsck_says "fsck sees '..'" "$WORK/t" "for '\\.\\.'"
 
+# An inline directory, built byte by byte from dir1 (whose only child is
+# sub): with no extra attributes and 50 inline xattr words the inline area
+# starts at byte 364 of the inode: bitmap (23 bytes), 7 reserved, 182
+# records from 394, names from 2396 (f2fs-format.md 8.5).
+sub=$(($(ino_of "$WORK/pop" sub)))
+fresh pop il
+raw() {
+	local off=$1 b
+	shift
+	for b in "$@"; do
+		"$INJECT" --node --nid $d1 --mb raw --idx $off --val $b "$WORK/il" >/dev/null ||
+			hard_error "cannot build the inline directory"
+		off=$((off + 1))
+	done
+}
+"$INJECT" --node --nid $d1 --mb i_inline --val 0x04 "$WORK/il" >/dev/null
+"$INJECT" --node --nid $d1 --mb i_addr --idx 0 --val 0 "$WORK/il" >/dev/null
+raw 364 7
+raw 394 0 0 0 0 $d1 0 0 0 1 0 2
+raw 405 0 0 0 0 3 0 0 0 2 0 2
+raw 416 0x6c 0x72 0x5e 0x8a $sub 0 0 0 3 0 2
+raw 2396 0x2e
+raw 2404 0x2e 0x2e
+raw 2412 0x73 0x75 0x62
+"$FSCK_ORACLE" --dry-run -t "$WORK/il" 2>&1 | grep -q -- "-- sub <ino" ||
+	hard_error "fsck.f2fs does not read the hand-made inline directory"
+fresh il t
+inj "$WORK/t" --dent --nid $sub --mb d_ftype --val 1
+expect_out "inline entry" "dent of ino $sub in dir $d1 slot 2 \(inline, inode"
+expect_changed "inline d_ftype at 416+10" "$WORK/il" "$WORK/t" "$(($(nat_blkaddr "$WORK/il" $d1) * 4096 + 426))"
+fsck_says "fsck sees the inline entry's type" "$WORK/t" "inode \[$(printf 0x%x $sub)\] mismatch i_mode \[0x1"
+fresh il t
+inj "$WORK/t" --dent --nid $d1 --dots 2 --mb d_ino --val $d2
+fsck_says "inline '..'" "$WORK/t" "Bad inode number\[$(printf 0x%x $d2)\] for '\.\.'"
+
 fresh pop t
 inj "$WORK/t" --dent --nid $f33 --parent $d2 --mb d_ftype --val 7
 expect_out "--parent" "in dir $d2 "
