@@ -103,11 +103,12 @@ expect_eq "orphan entry_count" "$(le "$WORK/t" $((B + 4096 + 4088)) 4)" 1
 
 ino=$(ino_of "$WORK/pop" file1)
 [ -n "$ino" ] || hard_error "no file1 in the populated image"
+ino=$((ino))
 fresh pop t
 inj "$WORK/t" --cp 0 --mb orphan_add --val "$ino"
 inj "$WORK/t" --cp 0 --mb orphan_add --val 12
 expect_ok "second orphan_add appends"
-fsck_says "fsck reads the orphans" "$WORK/t" "ino: $ino is orphan inode"
+fsck_says "fsck reads the orphans" "$WORK/t" "ino: $(printf 0x%x $ino) is orphan inode"
 fsck_silent "normal summaries still found" "$WORK/t" "Invalid|summary (node|data)|Wrong"
 pcpa=$(dump_field "$WORK/t" cp_blkaddr)
 expect_eq "two entries in one block" "$(le "$WORK/t" $((pcpa * 4096 + 4096 + 4088)) 4)" 2
@@ -118,6 +119,40 @@ expect_eq "orphan_entry_count" "$(le "$WORK/t" $((pcpa * 4096 + 4096 + 4088)) 4)
 fresh t t0
 inj "$WORK/t" --cp 0 --mb orphan --idx 1020 --val 5
 expect_error "orphan entry past the orphan blocks" "$WORK/t0" "$WORK/t"
+
+# A one-block fsync'd node chain: a copy of file1's inode at the next free
+# block of the warm node log, stamped with the cp_ver roll-forward expects
+# (checkpoint_ver | crc << 32 with CP_CRC_RECOVERY_FLAG).
+fresh pop ch
+wseg=$(dump_field "$WORK/pop" 'cur_node_segno[1]')
+woff=$(dump_field "$WORK/pop" 'cur_node_blkoff[1]')
+pmain=$(dump_field "$WORK/pop" main_blkaddr)
+ver=$(dump_field "$WORK/pop" checkpoint_ver)
+flags=$(dump_field "$WORK/pop" ckpt_flags)
+pcpa=$(dump_field "$WORK/pop" cp_blkaddr)
+pcrc=$(le "$WORK/pop" $((pcpa * 4096 + 4092)) 4)
+nxt=$((pmain + wseg * 512 + woff))
+expect=$ver
+[ $((flags & 64)) = 0 ] || expect=$((ver | (pcrc << 32)))
+fblk=$(nat_blkaddr "$WORK/pop" $ino)
+[ -n "$fblk" ] || hard_error "no NAT entry for file1"
+dd if="$WORK/pop" of="$WORK/ch" bs=4096 skip=$fblk seek=$nxt count=1 conv=notrunc 2>/dev/null
+i=0
+while [ $i -lt 8 ]; do
+	"$INJECT" --blk $nxt --mb raw --idx $((4084 + i)) --val $(((expect >> (8 * i)) & 255)) "$WORK/ch" >/dev/null ||
+		hard_error "cannot stamp cp_ver"
+	i=$((i + 1))
+done
+fresh ch t
+inj "$WORK/t" --cp 0 --mb next_blkaddr --idx 0 --val $nxt
+expect_out "fsync chain block 0" "fsync chain\[0\] \(blkaddr $(printf 0x%x $nxt)\): next_blkaddr"
+expect_eq "footer next_blkaddr" "$(le "$WORK/t" $((nxt * 4096 + 4092)) 4)" $nxt
+expect_eq "it is file1's inode" "$(le "$WORK/t" $((nxt * 4096 + 4072)) 4)" $ino
+inj "$WORK/t" --cp 0 --mb next_blkaddr --idx 1 --val 0
+expect_ok "chain block 1 is block 0 again (a loop)"
+fresh ch t
+inj "$WORK/t" --cp 0 --mb next_blkaddr --idx 1 --val 0
+expect_error "chain of one block has no block 1" "$WORK/ch" "$WORK/t"
 
 fresh plain t
 inj "$WORK/t" --cp 0 --mb orphan --idx 0 --val 5

@@ -87,6 +87,18 @@ fresh plain t
 inj "$WORK/t" --sb 1 --mb block_count --val 0x100000000
 expect_eq "block_count is 64-bit" "$(le "$WORK/t" $((1024 + 36)) 8)" 4294967296
 
+# --blk ADDR --mb raw alone: any block, no checksum touched.
+fresh plain t
+inj "$WORK/t" --blk 0x3000 --mb raw --idx 4095 --val 0xa5
+expect_changed "raw byte of block 0x3000" "$WORK/plain" "$WORK/t" "$((0x3000 * 4096 + 4095))"
+fresh plain t
+inj "$WORK/t" --blk 65536 --mb raw --idx 0 --val 1
+expect_error "block past the end of the device" "$WORK/plain" "$WORK/t"
+inj "$WORK/t" --blk 5 --mb magic --val 1
+expect_error "--blk alone only does raw" "$WORK/plain" "$WORK/t"
+inj "$WORK/t" --blk 5 --mb raw --idx 4096 --val 1
+expect_error "offset past the block" "$WORK/plain" "$WORK/t"
+
 fresh plain t
 inj "$WORK/t" --sb 1 --mb segment_count --val 11 --dry-run
 expect_out "dry run says so" "dry run"
