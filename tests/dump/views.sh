@@ -149,4 +149,16 @@ assert a['entry_type'] == 'data' and any(e['nid'] for e in a['entries'])
 else
 	fail "cannot make the populated image"
 fi
+
+# kernel-written images (left by tests/kernel), when present
+for k in $(kernel_images); do
+	label="kernel image $(basename "$k")"
+	"$DUMP" --json --sections "$k" > "$WORK/k.json" 2> "$WORK/k.err"
+	check "$label: --sections" test $? -eq 0
+	check "$label: section totals" $CHECK sections --lenient "$WORK/k.json"
+	"$DUMP" --json --super -n 0~-1 --nat-bits -i 3 -M -r -o "$WORK/kout" -L "$k" > "$WORK/k.json" 2> "$WORK/k.err"
+	check "$label: views and extraction" test $? -eq 0
+	check "$label: JSON" $CHECK json "$WORK/k.json"
+	rm -rf "$WORK/kout"
+done
 finish
