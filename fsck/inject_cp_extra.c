@@ -180,6 +180,7 @@ static int set_chain_link(struct inj_ctx *c)
 	struct f2fs_fs *fs = c->fs;
 	struct f2fs_node node;
 	uint32_t want = c->o->has_idx ? c->o->idx : 0, i;
+	uint64_t limit = (uint64_t)fs->main_segs * BLKS_PER_SEG;
 	uint32_t addr = f2fs_seg_start_blkaddr(fs, fs->curseg_segno[CURSEG_WARM_NODE]) +
 			fs->curseg_blkoff[CURSEG_WARM_NODE];
 
@@ -188,7 +189,7 @@ static int set_chain_link(struct inj_ctx *c)
 	if (c->o->pack && c->o->pack - 1 != fs->cp_index)
 		return inj_err("the fsync'd node chain belongs to the current pack: use --cp 0");
 	for (i = 0;; i++) {
-		if (!f2fs_blkaddr_in_main(fs, addr) || i > fs->main_segs * BLKS_PER_SEG)
+		if (!f2fs_blkaddr_in_main(fs, addr) || i >= limit || i >= (1u << 20))
 			return inj_err("the fsync'd node chain has %u block(s); no block %u", i, want);
 		if (inj_read_block(c, addr, &node))
 			return -1;
