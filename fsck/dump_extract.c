@@ -25,6 +25,7 @@ struct extract {
 	struct dump_ctx *ctx;
 	uint32_t dir_stack[EXTRACT_MAX_DEPTH];
 	int depth;
+	uint8_t *dir_seen;	/* bit per nid: directory already extracted */
 	uint64_t files, dirs, symlinks, skipped, failed;
 };
 
@@ -148,13 +149,12 @@ struct xattr_target {
 static int restore_xattr(struct dump_ctx *ctx, const struct dump_xattr *x, void *arg)
 {
 	struct xattr_target *t = arg;
-	char name[300], path[64];
+	char name[300];
 
 	if (x->index != F2FS_XATTR_INDEX_USER && x->index != F2FS_XATTR_INDEX_TRUSTED &&
 	    x->index != F2FS_XATTR_INDEX_SECURITY)
 		return 0;
 	snprintf(name, sizeof(name), "%s%.*s", x->prefix, (int)x->name_len, (const char *)x->name);
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", t->dirfd);
 	{
 		int fd = openat(t->dirfd, t->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
 
@@ -437,6 +437,12 @@ static int extract_dir(struct extract *x, const struct f2fs_node *inode, int dir
 		return dump_fail(x->ctx, -ELOOP, "directories nested too deeply");
 	if (on_stack(x, ino))
 		return dump_fail(x->ctx, -ELOOP, "directory cycle");
+	/* F2FS has no directory hard links: a second reference is damage, and
+	 * following it could make the work grow exponentially. */
+	if (ino < x->ctx->fs->max_nid && f2fs_test_bit(ino, x->dir_seen))
+		return dump_fail(x->ctx, -EFSCORRUPTED, "directory already extracted elsewhere");
+	if (ino < x->ctx->fs->max_nid)
+		f2fs_set_bit(ino, x->dir_seen);
 	if (into_dirfd) {
 		fd = dup(dirfd);
 	} else {
@@ -519,12 +525,19 @@ int dump_extract(struct dump_ctx *ctx)
 	if (!x)
 		return dump_fail(ctx, -ENOMEM, "out of memory");
 	x->ctx = ctx;
+	x->dir_seen = calloc((size_t)ctx->fs->max_nid / 8 + 1, 1);
+	if (!x->dir_seen) {
+		free(x);
+		return dump_fail(ctx, -ENOMEM, "out of memory");
+	}
 	if (mkdir(ctx->opt.out_dir, 0755) && errno != EEXIST) {
+		free(x->dir_seen);
 		free(x);
 		return dump_fail(ctx, -errno, "cannot create %s: %s", ctx->opt.out_dir, strerror(errno));
 	}
 	dirfd = open(ctx->opt.out_dir, O_RDONLY | O_DIRECTORY);
 	if (dirfd < 0) {
+		free(x->dir_seen);
 		free(x);
 		return dump_fail(ctx, -errno, "cannot open %s: %s", ctx->opt.out_dir, strerror(errno));
 	}
@@ -535,6 +548,7 @@ int dump_extract(struct dump_ctx *ctx)
 		" symlinks into %s (%" PRIu64 " skipped, %" PRIu64 " failed)\n", x->files, x->dirs,
 		x->symlinks, ctx->opt.out_dir, x->skipped, x->failed);
 	err = x->failed ? dump_fail(ctx, -EIO, "%" PRIu64 " inodes could not be extracted", x->failed) : 0;
+	free(x->dir_seen);
 	free(x);
 	return err;
 }
