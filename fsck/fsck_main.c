@@ -30,11 +30,24 @@ static void usage(FILE *f)
 		"  -C fd           progress lines to file descriptor fd (0: a bar on a terminal)\n"
 		"  --json          report as one JSON document on stdout\n"
 		"  -V              print the version and exit\n"
+		"  --list-problems print the problem table and exit\n"
 		"  -c N, -m N, -q N, -M, -g android, --kernel-check, --no-kernel-check,\n"
 		"  --debug-cache   accepted for compatibility, ignored\n");
 }
 
-enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP };
+/* --list-problems: the table, tab-separated (the man page is built from it). */
+static void list_problems(void)
+{
+	for (size_t i = 0; i < fsck_n_problems; i++) {
+		const struct fsck_problem_def *d = &fsck_problems[i];
+
+		printf("%d\t%s\t%s\t%s\t%s\t%s\n", (int)d->code, d->name,
+		       fsck_severity_name(d->severity), d->preen_ok ? "preen" : "ask",
+		       fsck_fix_name(d->fix), d->msg);
+	}
+}
+
+enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP, OPT_PROBLEMS };
 
 static const struct option long_opts[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -43,6 +56,7 @@ static const struct option long_opts[] = {
 	{ "no-kernel-check", no_argument, NULL, OPT_IGNORED },
 	{ "debug-cache", no_argument, NULL, OPT_IGNORED },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "list-problems", no_argument, NULL, OPT_PROBLEMS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -127,6 +141,9 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 			return FSCK_EXIT_OK;
 		case OPT_HELP:
 			usage(stdout);
+			return FSCK_EXIT_OK;
+		case OPT_PROBLEMS:
+			list_problems();
 			return FSCK_EXIT_OK;
 		case 'S': case 'H': case 'O':
 			fprintf(stderr, "fsck.f2fs: -%c is not supported by this checker\n", c);

@@ -167,7 +167,8 @@ static void link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 	ni->links_found++;
 	ctx->st.dentries++;
 	if (ni->flags & FSCK_NI_QUEUED) {
-		if (de->file_type == F2FS_FT_DIR || (ni->flags & FSCK_NI_DIR)) {
+		if (de->file_type == F2FS_FT_DIR || ni->ftype == F2FS_FT_DIR ||
+		    (ni->flags & FSCK_NI_DIR)) {
 			path = child_path(s->d.path, s->d.ino, pname);
 			fsck_report(ctx, PR_DIR_HARDLINK, FSCK_OBJ(.ino = ino, .path = path));
 			free(path);

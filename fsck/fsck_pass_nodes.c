@@ -40,6 +40,7 @@ int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint32_t parent, uint8_t f
 		w->cap = cap;
 	}
 	w->ctx->ni[ino].flags |= FSCK_NI_QUEUED;
+	w->ctx->ni[ino].ftype = ftype;	/* until the inode itself is checked */
 	it = &w->stack[w->n++];
 	memset(it, 0, sizeof(*it));
 	it->ino = ino;
@@ -468,7 +469,7 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 	if (it->kind == ITEM_LOST)
 		ni->flags |= FSCK_NI_LOST;
 	if (ctx->opt.tree && it->path)
-		fprintf(ctx->out, "%s\n", it->path);
+		fprintf(ctx->out, "%u\t%s\n", it->ino, it->path);
 	if (!fsck_check_inode_fields(w, it, n, it->addr))
 		return;
 	ni->ftype = w->file.ftype;

@@ -65,17 +65,15 @@ static void check_sb_features(struct fsck_ctx *ctx)
 		fsck_report(ctx, PR_SB_KERNEL_ERRORS, FSCK_OBJ());
 }
 
-/* Version of a pack's first block when it at least reads and its CRC is
- * right, to tell a damaged newer pack from a damaged older one. */
+/* Version a damaged pack's first block claims (unverified), to tell a
+ * damaged newer pack (a torn or corrupted last checkpoint) from a damaged
+ * older one. */
 static bool raw_pack_version(struct fsck_ctx *ctx, int pack, uint64_t *ver)
 {
 	uint8_t blk[F2FS_BLKSIZE];
 	uint32_t start = le32_to_cpu(ctx->fs->sb.cp_blkaddr) + (uint32_t)pack * BLKS_PER_SEG;
-	const char *why;
 
 	if (f2fs_dev_read(ctx->fs->dev, start, 1, blk))
-		return false;
-	if (f2fs_cp_block_validate((const struct f2fs_checkpoint *)blk, &why))
 		return false;
 	*ver = le64_to_cpu(((const struct f2fs_checkpoint *)blk)->checkpoint_ver);
 	return true;

@@ -2,8 +2,8 @@
 # tests/dump/speed.sh: printing the superblock and checkpoint of a 1 TiB
 # image reads only those blocks (no SIT or NAT load) and is fast; range
 # views read only their range.  Reads are counted by dump.f2fs -d 2
-# (device-layer statistics), which is exact; the time is reported, and
-# checked against a bound loose enough for a sanitizer build.
+# (device-layer statistics), which is exact.  The time is only reported:
+# tests never assert on wall-clock time (bench/ measures it).
 . "$(dirname "$0")/common.sh"
 require_tools mkfs
 setup_work
@@ -39,5 +39,4 @@ print(int(best * 1000))
 PY
 )
 echo "superblock + checkpoint of a 1 TiB image: best of 7 runs ${best} ms"
-check "sb/cp on 1 TiB in under ${SPEED_LIMIT_MS:-250} ms (${best} ms)" test "$best" -lt "${SPEED_LIMIT_MS:-250}"
 finish

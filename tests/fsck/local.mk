@@ -1,1 +1,14 @@
-# tests/fsck: automake fragment included from the top-level Makefile.am
+# tests/fsck: tests of fsck.f2fs.  The problem table's unit test, then
+# shell tests run as `$(SHELL) script` with top_srcdir/top_builddir set:
+# command line and exit codes, clean controls, the table-driven corruption
+# cases (each with f2fs-tools' verdict recorded), and man page agreement.
+check_PROGRAMS += tests/fsck/test_problem_table
+tests_fsck_test_problem_table_SOURCES = tests/fsck/test_problem_table.c fsck/fsck_problem.c
+tests_fsck_test_problem_table_LDADD = $(UNIT_LDADD)
+FSCK_TESTS = \
+	tests/fsck/cli.sh \
+	tests/fsck/clean.sh \
+	tests/fsck/cases.sh \
+	tests/fsck/manpage.sh
+TESTS += tests/fsck/test_problem_table $(FSCK_TESTS)
+EXTRA_DIST += $(FSCK_TESTS) tests/fsck/common.sh tests/fsck/cases.txt

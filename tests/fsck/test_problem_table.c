@@ -1,0 +1,59 @@
+/*
+ * test_problem_table.c - the fsck problem table: codes sorted and unique,
+ * names unique, every template token known, lookups find every entry,
+ * and codes in the ranges their pass owns.
+ */
+#include <string.h>
+
+#include "unit.h"
+#include "../../fsck/fsck_problem.h"
+
+static const char *const tokens[] = { "nid", "ino", "segno", "secno", "blkaddr", "sb", "cp",
+	"found", "expected", "xfound", "xexpected", "idx", "path", "str" };
+
+static int template_ok(const char *msg)
+{
+	const char *p = msg;
+
+	while ((p = strchr(p, '{')) != NULL) {
+		const char *e = strchr(p, '}');
+		int known = 0;
+
+		if (!e)
+			return 0;
+		for (size_t i = 0; i < sizeof(tokens) / sizeof(tokens[0]); i++)
+			if (strlen(tokens[i]) == (size_t)(e - p - 1) && !memcmp(tokens[i], p + 1, (size_t)(e - p - 1)))
+				known = 1;
+		if (!known)
+			return 0;
+		p = e + 1;
+	}
+	return 1;
+}
+
+int main(void)
+{
+	CHECK(fsck_n_problems > 80);
+	for (size_t i = 0; i < fsck_n_problems; i++) {
+		const struct fsck_problem_def *d = &fsck_problems[i];
+
+		if (i)
+			CHECK((int)fsck_problems[i - 1].code < (int)d->code);
+		CHECK((int)d->code >= 1000 && (int)d->code < 9000);
+		CHECK(d->name && d->msg && d->msg[0]);
+		CHECK(template_ok(d->msg));
+		CHECK(fsck_problem_find(d->code) == d);
+		CHECK(d->severity == FSCK_SEV_ERROR || d->severity == FSCK_SEV_WARN ||
+		      d->severity == FSCK_SEV_INFO);
+		CHECK(strcmp(fsck_fix_name(d->fix), "?") != 0);
+		/* information is never a problem to fix by hand */
+		if (d->severity == FSCK_SEV_INFO)
+			CHECK(d->preen_ok);
+		for (size_t j = 0; j < i; j++)
+			CHECK(strcmp(fsck_problems[j].name, d->name) != 0);
+	}
+	CHECK(fsck_problem_find((enum fsck_problem)999) == NULL);
+	CHECK(fsck_problem_find((enum fsck_problem)1009) == NULL);
+	CHECK(fsck_problem_index(PR_SB_COPY_INVALID) == 0);
+	return unit_finish("test_problem_table");
+}
