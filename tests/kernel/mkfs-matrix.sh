@@ -39,7 +39,8 @@ kt_guest matrix -t 400 -a "$specs" "$KSRC/guest/tree.sh" $disks ||
 
 for name in $names; do
 	img=$KWORK/$name.img
-	if kt_fsck "$img" "$name" && [ "$KT_GUEST_RC" -eq 0 ]; then
+	kt_fsck "$img" "$name"
+	if [ "$KT_REF_CLEAN" = 1 ] && [ "$KT_GUEST_RC" -eq 0 ]; then
 		opts=$(cat "$KWORK/$name.opts")
 		kt_keep "$img" "kernel-$name" clean \
 			"mkfs ${opts:-(defaults)}; kernel wrote a tree, pruned it, unmounted cleanly"

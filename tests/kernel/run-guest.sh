@@ -211,7 +211,7 @@ mkdir -p "$dir/ctl" "$dir/out" || die "cannot create $dir"
 cp "$scenario" "$dir/ctl/run.sh"
 printf '%s\n' "$args" > "$dir/ctl/args"
 : > "$dir/ctl/disks"
-drives=
+: > "$dir/drives"
 letters=cdefghijklmnopqrstuvwxyz
 i=0
 for spec in "$@"; do
@@ -222,8 +222,7 @@ for spec in "$@"; do
 	[ $i -le 24 ] || die "too many images"
 	letter=$(echo "$letters" | cut -c$i)
 	echo "$dname /dev/vd$letter" >> "$dir/ctl/disks"
-	drives="$drives -drive file=$dimg,if=none,id=img$i,format=raw,cache=unsafe,discard=unmap"
-	drives="$drives -device virtio-blk-pci,drive=img$i"
+	echo "$dimg" >> "$dir/drives"
 	say "vd$letter = $dname ($dimg)"
 done
 (cd "$dir/ctl" && tar cf ../ctl.tar run.sh args disks) || die "cannot pack the control disk"
@@ -237,18 +236,29 @@ accel=${KTEST_ACCEL:-tcg}
 
 # ---------- run ----------
 
+# QEMU's -drive takes a comma as a separator; a literal one is doubled.
+qarg() { printf '%s' "$1" | sed 's/,/,,/g'; }
+
+set -- -drive "file=$(qarg "$dir/ctl.tar"),if=none,id=ctl,format=raw,readonly=on" \
+	-device virtio-blk-pci,drive=ctl \
+	-drive "file=$(qarg "$dir/out.img"),if=none,id=out,format=raw,cache=unsafe" \
+	-device virtio-blk-pci,drive=out
+i=0
+while IFS= read -r dimg; do
+	i=$((i + 1))
+	set -- "$@" -drive "file=$(qarg "$dimg"),if=none,id=img$i,format=raw,cache=unsafe,discard=unmap" \
+		-device "virtio-blk-pci,drive=img$i"
+done < "$dir/drives"
+
 console=$dir/console.log
 start=$(date +%s)
-# shellcheck disable=SC2086
 timeout -s KILL "$tmo" qemu-system-x86_64 \
 	-nodefaults -no-user-config -display none -no-reboot \
-	-machine pc,accel=$accel -cpu max -smp 1 -m "$mem" \
+	-machine "pc,accel=$accel" -cpu max -smp 1 -m "$mem" \
 	-kernel "$vmlinux" -initrd "$initrd" \
 	-append "console=ttyS0 console_msg_format=syslog loglevel=4 panic=-1 oops=panic mitigations=off 8250.nr_uarts=1" \
 	-serial "file:$console" \
-	-drive "file=$dir/ctl.tar,if=none,id=ctl,format=raw,readonly=on" -device virtio-blk-pci,drive=ctl \
-	-drive "file=$dir/out.img,if=none,id=out,format=raw,cache=unsafe" -device virtio-blk-pci,drive=out \
-	$drives > "$dir/qemu.log" 2>&1
+	"$@" > "$dir/qemu.log" 2>&1
 qrc=$?
 elapsed=$(($(date +%s) - start))
 tr -d '\r' < "$console" > "$console.txt" 2>/dev/null
