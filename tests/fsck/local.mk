@@ -4,6 +4,7 @@
 # cases (each with f2fs-tools' verdict recorded), and man page agreement.
 check_PROGRAMS += tests/fsck/test_problem_table
 tests_fsck_test_problem_table_SOURCES = tests/fsck/test_problem_table.c fsck/fsck_problem.c
+tests_fsck_test_problem_table_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit -I$(top_srcdir)/fsck
 tests_fsck_test_problem_table_LDADD = $(UNIT_LDADD)
 FSCK_TESTS = \
 	tests/fsck/cli.sh \

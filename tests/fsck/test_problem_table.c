@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "unit.h"
-#include "../../fsck/fsck_problem.h"
+#include "fsck_problem.h"
 
 static const char *const tokens[] = { "nid", "ino", "segno", "secno", "blkaddr", "sb", "cp",
 	"found", "expected", "xfound", "xexpected", "idx", "path", "str" };

@@ -1,0 +1,79 @@
+#!/bin/bash
+# tests/fsck/clean.sh: clean controls, all reported clean (exit 0, no
+# problem line): fresh images from our mkfs and from f2fs-tools' mkfs with
+# several option sets (-s 128 on sparse images of 5 and 8 GiB included),
+# images filled by f2fs-tools' sload.f2fs, and the kernel-written images of
+# the kernel interop harness when it has left them (tests/kernel/images/
+# index: "name nature description" per line, image NAME.img beside it).
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
+require "$MKFS_ORACLE" "$SLOAD_ORACLE"
+
+check_clean() {
+	local what=$1 img=$2
+	run_fsck "$img"
+	if [ "$RC" = 0 ] && ! grep -q "^F2FS-[0-9]* \(error\|warning\)" "$OUT"; then
+		pass "$what"
+	else
+		fail "$what: exit $RC: $(grep '^F2FS' "$OUT" | head -3)"
+	fi
+}
+
+fresh() {
+	local mkfs=$1 size=$2 img=$WORK/f.img
+	shift 2
+	rm -f "$img"
+	truncate -s "$size" "$img"
+	if ! "$mkfs" -f -q "$@" "$img" >/dev/null 2>&1; then
+		fail "$(basename "$mkfs") $* on $size failed"
+		return
+	fi
+	check_clean "$(basename "$(dirname "$mkfs")")/$(basename "$mkfs") $* ($size)" "$img"
+}
+
+ALL=extra_attr,inode_checksum,flexible_inline_xattr,quota,project_quota,inode_crtime,lost_found,sb_checksum,compression
+for opts in "" "-s 128" "-s 7 -z 3" "-i" "-O $ALL" "-O casefold -C utf8" "-s 4 -O extra_attr,quota,lost_found"; do
+	fresh "$MKFS" 5G $opts
+done
+fresh "$MKFS" 256M
+for opts in "" "-s 128" "-O $ALL" "-i" "-O casefold -C utf8"; do
+	fresh "$MKFS_ORACLE" 8G $opts
+done
+
+# sload-populated images (-s 1: sload 1.15 mixes data into node sections
+# with -s > 1, and writes data addresses over the inline xattr area of files
+# above 870 blocks with flexible_inline_xattr; fsck reports both)
+SRC=$WORK/src
+mkdir -p "$SRC/d/e/f" "$SRC/many" "$SRC/empty"
+echo x >"$SRC/small"
+head -c 300000 /dev/zero | tr '\0' q >"$SRC/d/mid"
+head -c 30000000 /dev/zero | tr '\0' r >"$SRC/d/e/large"
+ln "$SRC/small" "$SRC/d/hard"
+ln -s ../small "$SRC/d/sym"
+for i in $(seq 1 1500); do echo "$i" >"$SRC/many/f$i"; done
+for opts in "" "-O extra_attr,inode_checksum,sb_checksum" "-O extra_attr,quota,lost_found,inode_crtime" "-O casefold -C utf8" "-i"; do
+	img=$WORK/s.img
+	rm -f "$img"
+	truncate -s 1G "$img"
+	"$MKFS_ORACLE" -f -q $opts "$img" >/dev/null 2>&1 || { fail "mkfs.f2fs $opts"; continue; }
+	"$SLOAD_ORACLE" -f "$SRC" "$img" >/dev/null 2>&1
+	check_clean "sload on mkfs.f2fs $opts" "$img"
+	rm -f "$img"
+	truncate -s 1G "$img"
+	"$MKFS" -f -q $opts "$img" >/dev/null 2>&1 || { fail "our mkfs $opts"; continue; }
+	"$SLOAD_ORACLE" -f "$SRC" "$img" >/dev/null 2>&1
+	check_clean "sload on our mkfs $opts" "$img"
+done
+
+INDEX=$top_builddir/tests/kernel/images/index
+if [ -f "$INDEX" ]; then
+	while read -r name nature desc; do
+		case "$name" in ''|'#'*) continue ;; esac
+		path=$top_builddir/tests/kernel/images/$name.img
+		[ -f "$path" ] || { fail "kernel image $name listed but missing"; continue; }
+		cp --sparse=always "$path" "$WORK/k.img"
+		check_clean "kernel image $name ($nature: $desc)" "$WORK/k.img"
+	done <"$INDEX"
+else
+	echo "note: no kernel images ($INDEX); run the kernel interop tests first to include them"
+fi
+finish

@@ -1,0 +1,75 @@
+#!/bin/bash
+# tests/fsck/cli.sh: the command line and behaviour of fsck.f2fs: exit
+# codes 0/4/8/16 (never 255), no writes in any mode (same checksum before
+# and after), no prompt without a terminal, results on stdout and
+# diagnostics on stderr, --json, -C progress, -l and -t.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
+require "$INJECT"
+
+IMG=$WORK/a.img
+truncate -s 256M "$IMG"
+"$MKFS" -f -q -O extra_attr,inode_checksum,quota,lost_found "$IMG" >/dev/null 2>&1 || hard_error mkfs
+
+expect_rc() {
+	local want=$1 what=$2
+	shift 2
+	"$@" </dev/null >"$WORK/o" 2>"$WORK/e"
+	local rc=$?
+	[ $rc = "$want" ] && pass "$what" || fail "$what: exit $rc, expected $want ($(head -2 "$WORK/e"))"
+}
+
+expect_rc 16 "no arguments" "$FSCK"
+expect_rc 16 "unknown option" "$FSCK" -Z "$IMG"
+expect_rc 16 "two devices" "$FSCK" "$IMG" "$IMG"
+expect_rc 16 "-d without a number" "$FSCK" -d x "$IMG"
+expect_rc 16 "-C with an encoding" "$FSCK" -C utf8 "$IMG"
+expect_rc 16 "-O refused" "$FSCK" -O casefold "$IMG"
+expect_rc 0 "-V" "$FSCK" -V
+expect_rc 0 "--help" "$FSCK" --help
+expect_rc 8 "missing device" "$FSCK" "$WORK/nonexistent"
+truncate -s 64M "$WORK/zero.img"
+expect_rc 8 "not F2FS" "$FSCK" "$WORK/zero.img"
+grep -q "not an F2FS volume" "$WORK/e" && pass "not-F2FS diagnostic on stderr" || fail "no diagnostic on stderr"
+
+sum=$(cksum <"$IMG")
+for mode in "" -a -p "-p 0" "-p 1" "-p 2" -f -y -n -N --dry-run "-f --dry-run" "-d 3" --json -t; do
+	expect_rc 0 "clean image, mode '$mode'" "$FSCK" $mode "$IMG"
+done
+[ "$(cksum <"$IMG")" = "$sum" ] && pass "clean image unchanged" || fail "the clean image changed"
+"$FSCK" "$IMG" >"$WORK/o" 2>"$WORK/e"
+[ ! -s "$WORK/e" ] && pass "nothing on stderr when clean" || fail "stderr not empty: $(head -2 "$WORK/e")"
+grep -q "0 problems" "$WORK/o" && pass "summary on stdout" || fail "no summary on stdout"
+
+BAD=$WORK/bad.img
+cp --sparse=always "$IMG" "$BAD"
+"$INJECT" --node --mb i_links --nid 3 --val 9 "$BAD" >/dev/null 2>&1 || hard_error inject
+sum=$(cksum <"$BAD")
+for mode in "" -a -p "-p 1" -f -y -n -N --dry-run --json; do
+	expect_rc 4 "corrupt image, mode '$mode'" "$FSCK" $mode "$BAD"
+done
+[ "$(cksum <"$BAD")" = "$sum" ] && pass "corrupt image unchanged in every mode" || fail "the corrupt image changed"
+"$FSCK" "$BAD" >"$WORK/o" 2>"$WORK/e"
+grep -q "^F2FS-4013 error: ino 3: i_links is 9, counted 3 \[ino=3\]$" "$WORK/o" &&
+	pass "problem line format" || fail "problem line: $(grep F2FS "$WORK/o")"
+grep -q "Do you want" "$WORK/o" "$WORK/e" && fail "a prompt was printed" || pass "no prompt"
+# a prompt-free check with stdin closed
+"$FSCK" "$BAD" <&- >/dev/null 2>&1
+[ $? = 4 ] && pass "stdin closed" || fail "stdin closed: wrong exit"
+
+"$FSCK" --json "$BAD" >"$WORK/j" 2>/dev/null
+if command -v python3 >/dev/null; then
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["summary"]["problems"]==1 and d["problems"][0]["code"]==4013 and d["exit_code"]==4' "$WORK/j" &&
+		pass "--json document" || fail "--json: $(head -c 300 "$WORK/j")"
+else
+	grep -q '"code":4013' "$WORK/j" && pass "--json document (no python3: grep only)" || fail "--json"
+fi
+
+"$FSCK" -C 3 "$IMG" 3>"$WORK/progress" >/dev/null 2>&1
+grep -qE "^[1-7] [0-9]+ [0-9]+ $IMG\$" "$WORK/progress" && pass "-C fd progress lines" || fail "-C: $(head -2 "$WORK/progress")"
+"$FSCK" "$IMG" 2>&1 | grep -q "Pass" && fail "progress without -C" || pass "no progress without a terminal or -C"
+
+"$FSCK" -l "$IMG" >"$WORK/o" 2>&1
+grep -q "^checkpoint_ver" "$WORK/o" && grep -q "^main_blkaddr" "$WORK/o" && pass "-l" || fail "-l"
+"$FSCK" -t "$IMG" >"$WORK/o" 2>&1
+grep -q "^3	/\$" "$WORK/o" && grep -q "	/lost+found\$" "$WORK/o" && pass "-t" || fail "-t: $(head -3 "$WORK/o")"
+finish
