@@ -1,1 +1,4 @@
-# bench: automake fragment included from the top-level Makefile.am
+# bench: benchmarks, run by hand (not by make check).
+#   bench/fsck-bench.sh [path/to/fsck.f2fs]: ours against f2fs-tools'
+#   fsck.f2fs --dry-run, cold and warm, wall time ratios and peak RSS.
+EXTRA_DIST += bench/fsck-bench.sh

@@ -99,6 +99,7 @@ struct fsck_ssa_ent {
 
 struct fsck_stats {
 	uint64_t inodes, nodes, data_blocks, new_addr_blocks;
+	uint64_t compress_addr_slots;	/* counted ones (not released) */
 	uint64_t dirs, files, symlinks, specials, dentries;
 	uint64_t orphans, lost_inodes;
 	uint64_t chain_nodes;

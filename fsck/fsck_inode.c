@@ -113,7 +113,7 @@ static bool check_compression(struct fsck_ctx *ctx, uint32_t ino, const struct f
 		return false;
 	}
 	if (!S_ISREG(le16_to_cpu(ri->i_mode)))
-		REPORT(PR_INODE_COMPRESS, .str = "flag on a file that is not regular");
+		return true;	/* on a directory: inherited by new files */
 	f->compressed = true;
 	f->cluster = 1u << ri->i_log_cluster_size;
 	f->released = ri->i_inline & F2FS_COMPRESS_RELEASED;

@@ -276,6 +276,9 @@ int main(int argc, char **argv)
 	else
 		code = FSCK_EXIT_OK;
 	fsck_print_summary(&ctx, code);
+	fsck_debug(&ctx, 1, "blocks: %llu data, %llu NEW_ADDR, %llu COMPRESS_ADDR slots, %llu nodes",
+		   (unsigned long long)ctx.st.data_blocks, (unsigned long long)ctx.st.new_addr_blocks,
+		   (unsigned long long)ctx.st.compress_addr_slots, (unsigned long long)ctx.st.nodes);
 	if (ctx.opt.debug && ctx.fs && ctx.fs->dev)
 		fsck_debug(&ctx, 1, "I/O: %llu read calls, %llu blocks read, %llu writes",
 			   (unsigned long long)ctx.fs->dev->stats.read_calls,

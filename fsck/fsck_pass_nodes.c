@@ -158,8 +158,10 @@ static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 		else if (fofs % f->cluster)
 			fsck_report(ctx, PR_INODE_COMPRESS, FSCK_OBJ(.ino = f->ino, .idx = fofs,
 				    .str = "COMPRESS_ADDR not at the start of a cluster"));
-		if (!f->released)
+		if (!f->released) {
 			f->counted++;
+			ctx->st.compress_addr_slots++;
+		}
 		return;
 	}
 	if (!fsck_addr_in_main(ctx, addr)) {

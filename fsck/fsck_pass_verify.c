@@ -179,7 +179,8 @@ static bool is_curseg(const struct f2fs_fs *fs, uint32_t segno)
 static void check_counters(struct fsck_ctx *ctx)
 {
 	const struct f2fs_checkpoint *cp = ctx->fs->cp;
-	uint64_t blocks = ctx->st.nodes + ctx->st.data_blocks + ctx->st.new_addr_blocks;
+	uint64_t blocks = ctx->st.nodes + ctx->st.data_blocks + ctx->st.new_addr_blocks +
+			  ctx->st.compress_addr_slots;
 	uint32_t free_segs = 0;
 
 	if (le64_to_cpu(cp->valid_block_count) != blocks)

@@ -4,7 +4,8 @@
 # several option sets (-s 128 on sparse images of 5 and 8 GiB included),
 # images filled by f2fs-tools' sload.f2fs, and the kernel-written images of
 # the kernel interop harness when it has left them (tests/kernel/images/
-# index: "name nature description" per line, image NAME.img beside it).
+# index: "name nature description" per line, image NAME.img beside it;
+# KERNEL_IMAGES=dir takes them from another build tree).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
 require "$MKFS_ORACLE" "$SLOAD_ORACLE"
 
@@ -64,11 +65,12 @@ for opts in "" "-O extra_attr,inode_checksum,sb_checksum" "-O extra_attr,quota,l
 	check_clean "sload on our mkfs $opts" "$img"
 done
 
-INDEX=$top_builddir/tests/kernel/images/index
+KIMAGES=${KERNEL_IMAGES:-$top_builddir/tests/kernel/images}
+INDEX=$KIMAGES/index
 if [ -f "$INDEX" ]; then
 	while read -r name nature desc; do
 		case "$name" in ''|'#'*) continue ;; esac
-		path=$top_builddir/tests/kernel/images/$name.img
+		path=$KIMAGES/$name.img
 		[ -f "$path" ] || { fail "kernel image $name listed but missing"; continue; }
 		cp --sparse=always "$path" "$WORK/k.img"
 		check_clean "kernel image $name ($nature: $desc)" "$WORK/k.img"

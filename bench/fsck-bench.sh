@@ -1,0 +1,100 @@
+#!/bin/bash
+# bench/fsck-bench.sh: our fsck.f2fs against f2fs-tools' `fsck.f2fs --dry-run`,
+# side by side in one run, cold page cache (sync; drop_caches) and warm,
+# with wall time ratios and peak RSS (/usr/bin/time -v).  Not part of
+# make check.
+#
+# Images (made here, cached outside the repository in $BENCH_CACHE,
+# default /var/tmp/f2fs-bench):
+#   empty-1t-s128  an empty 1 TiB image, mkfs -s 128
+#   empty-1t-s1    the same with -s 1
+#   files-N-sS     N files in N/1000 directories, 1 in 455 deleted, written
+#                  by f2fs-tools' sload.f2fs (N = $BENCH_FILES, default
+#                  650000; building 650k takes about 35 minutes, so start
+#                  with BENCH_FILES=20000), for S = 1 and 128
+# Usage: bench/fsck-bench.sh [FSCK] (default: ./fsck/fsck.f2fs of the
+# current build directory).  Needs root for drop_caches (else warm only).
+set -u
+OURS=${1:-./fsck/fsck.f2fs}
+ORACLE=${FSCK_ORACLE:-/usr/sbin/fsck.f2fs}
+MKFS=${MKFS_ORACLE:-/usr/sbin/mkfs.f2fs}
+SLOAD=${SLOAD_ORACLE:-/usr/sbin/sload.f2fs}
+CACHE=${BENCH_CACHE:-/var/tmp/f2fs-bench}
+NFILES=${BENCH_FILES:-650000}
+RUNS=${BENCH_RUNS:-3}
+mkdir -p "$CACHE"
+[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)"; exit 1; }
+
+can_drop() { [ -w /proc/sys/vm/drop_caches ]; }
+drop() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+
+make_empty() {
+	local img=$CACHE/empty-1t-s$1.img
+	[ -f "$img" ] && return
+	truncate -s 1T "$img.tmp" && "$MKFS" -f -q -s "$1" "$img.tmp" >/dev/null && mv "$img.tmp" "$img"
+}
+
+make_files() {
+	local s=$1 img=$CACHE/files-$NFILES-s$s.img src=$CACHE/src-$NFILES ndirs i d
+	[ -f "$img" ] && return
+	if [ ! -d "$src" ]; then
+		ndirs=$(((NFILES + 999) / 1000))
+		mkdir -p "$src.tmp"
+		for ((d = 0; d < ndirs; d++)); do
+			mkdir -p "$src.tmp/d$d"
+			for ((i = 0; i < 1000 && d * 1000 + i < NFILES; i++)); do
+				# 1 in 455 deleted: never created
+				(((d * 1000 + i) % 455 == 454)) && continue
+				echo "$d/$i" >"$src.tmp/d$d/f$i"
+			done
+		done
+		mv "$src.tmp" "$src"
+	fi
+	truncate -s 64G "$img.tmp" && "$MKFS" -f -q -s "$s" "$img.tmp" >/dev/null &&
+		"$SLOAD" -f "$src" "$img.tmp" >/dev/null 2>&1
+	mv "$img.tmp" "$img"
+}
+
+# measure TOOL ARGS... -> "seconds maxrss_kib exit"
+measure() {
+	/usr/bin/time -v "$@" >/dev/null 2>"$CACHE/time.out" </dev/null
+	local rc=$?
+	awk -v rc=$rc '/Elapsed \(wall clock\)/ { n = split($NF, t, ":"); s = t[n] + (n > 1 ? t[n-1] * 60 : 0) + (n > 2 ? t[n-2] * 3600 : 0) }
+		/Maximum resident set size/ { r = $NF } END { printf "%.3f %d %d\n", s, r, rc }' "$CACHE/time.out"
+}
+
+best() {	# best wall time of RUNS runs (cold: drop before each)
+	local mode=$1 img=$2 tool=$3 b= line
+	shift 3
+	for ((r = 0; r < RUNS; r++)); do
+		[ "$mode" = cold ] && drop
+		line=$(measure "$tool" "$@" "$img")
+		if [ -z "$b" ] || awk -v a="${line%% *}" -v b="${b%% *}" 'BEGIN { exit !(a < b) }'; then b=$line; fi
+	done
+	echo "$b"
+}
+
+report() {
+	local name=$1 img=$2 mode o t
+	for mode in cold warm; do
+		[ "$mode" = cold ] && ! can_drop && continue
+		[ "$mode" = warm ] && "$OURS" "$img" >/dev/null 2>&1 && "$ORACLE" --dry-run "$img" >/dev/null 2>&1
+		o=($(best "$mode" "$img" "$OURS"))
+		t=($(best "$mode" "$img" "$ORACLE" --dry-run))
+		awk -v n="$name" -v m="$mode" -v os="${o[0]}" -v or="${o[1]}" -v oc="${o[2]}" \
+			-v ts="${t[0]}" -v tr="${t[1]}" -v tc="${t[2]}" 'BEGIN {
+			printf "%-22s %-5s ours %8.3fs %7.1f MiB (exit %d) | f2fs-tools %8.3fs %7.1f MiB (exit %d) | speed-up %6.1fx, RSS %+.1f MiB\n",
+				n, m, os, or / 1024, oc, ts, tr / 1024, tc, (os > 0 ? ts / os : 0), (or - tr) / 1024 }'
+	done
+}
+
+make_empty 128
+make_empty 1
+report empty-1t-s128 "$CACHE/empty-1t-s128.img"
+report empty-1t-s1 "$CACHE/empty-1t-s1.img"
+if [ "${BENCH_SKIP_FILES:-0}" != 1 ]; then
+	make_files 1
+	make_files 128
+	report "files-$NFILES-s1" "$CACHE/files-$NFILES-s1.img"
+	report "files-$NFILES-s128" "$CACHE/files-$NFILES-s128.img"
+fi
