@@ -50,7 +50,7 @@ while read -r name dev; do
 done < /ctl/disks
 
 export KTEST_OUT=/out
-cd /ctl
+cd /ctl || exit 1
 # shellcheck disable=SC2046
 sh /ctl/run.sh $(cat /ctl/args) < /dev/null
 ktest_finish $?

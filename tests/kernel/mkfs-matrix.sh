@@ -9,7 +9,7 @@
 
 kt_begin mkfs-matrix "mkfs option matrix -> kernel mount, tree, prune, read back, fsck"
 
-specs= disks= names=
+specs='' disks='' names=''
 
 # image NAME SIZE TREEFLAGS [MKFS OPTIONS...]
 image() {

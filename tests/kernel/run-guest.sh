@@ -20,8 +20,9 @@
 #   4  no verdict: QEMU failed, the guest did not boot, died, or timed out
 #
 # Environment: top_srcdir, top_builddir (default: derived from this script
-# and the current directory), KTEST_ACCEL (default tcg), KTEST_KVER (kernel version, default: the newest
-# /boot/vmlinuz-* whose modules include f2fs), CC (for the static helper).
+# and the current directory), KTEST_ACCEL (default tcg), KTEST_KVER (kernel
+# version; default: the newest /boot/vmlinuz-* whose modules include f2fs),
+# KTEST_BUSYBOX (default /bin/busybox, must be static), CC (static helper).
 
 set -u
 
@@ -30,7 +31,7 @@ KSRC=$(cd "$(dirname "$0")" && pwd)
 : "${top_builddir:=$(pwd)}"
 KCACHE=$top_builddir/tests/kernel/cache
 
-name= args= dir= tmo=300 mem=384M expect_reset=0 allow=
+name='' args='' dir='' tmo=300 mem=384M expect_reset=0 allow=''
 while getopts n:a:d:t:m:rA: opt; do
 	case $opt in
 	n) name=$OPTARG ;;
@@ -78,6 +79,10 @@ moddir=/lib/modules/$kver
 [ -r "$kimage" ] && [ -r "$moddir/modules.dep" ] || die "kernel $kver is incomplete"
 command -v qemu-system-x86_64 > /dev/null || die "qemu-system-x86_64 missing (run tests/kernel/setup.sh)"
 mkdir -p "$KCACHE" || die "cannot create $KCACHE"
+# A kernel package update may keep the version string: key the cache on the
+# image's checksum too.
+kid=$(cksum < "$kimage" | cut -d' ' -f1)
+busybox=${KTEST_BUSYBOX:-/bin/busybox}
 
 # The bzImage holds the kernel as a compressed ELF.  Booting that ELF through
 # its PVH entry point skips the real-mode setup and the self-decompression,
@@ -106,10 +111,13 @@ extract_vmlinux() {
 	return 1
 }
 
-vmlinux=$KCACHE/vmlinux-$kver
+vmlinux=$KCACHE/vmlinux-$kver-$kid
 if [ ! -s "$vmlinux" ]; then
 	if extract_vmlinux "$kimage" "$vmlinux.tmp.$$"; then
 		mv -f "$vmlinux.tmp.$$" "$vmlinux"
+		for old in "$KCACHE"/vmlinux-*; do
+			case $old in "$vmlinux"|*.tmp.*) ;; *) rm -f "$old" ;; esac
+		done
 	else
 		say "cannot unpack $kimage, booting the bzImage itself (slower)"
 		vmlinux=$kimage
@@ -144,8 +152,8 @@ crc32_generic crc32c_generic quota_tree quota_v2 lz4_compress lz4hc_compress zst
 f2fs configfs null_blk"
 
 ktool_src=$KSRC/ktool.c
-key=$(cat "$KSRC/guest-init.sh" "$KSRC/guest-lib.sh" "$ktool_src" /bin/busybox 2>/dev/null |
-	cksum | cut -d' ' -f1)-$kver
+key=$(cat "$KSRC/guest-init.sh" "$KSRC/guest-lib.sh" "$ktool_src" "$busybox" 2>/dev/null |
+	cksum | cut -d' ' -f1)-$kver-$kid
 initrd=$KCACHE/initramfs-$key.cpio
 
 # Does the ELF file $1 ask for a program interpreter (is it dynamic)?
@@ -167,7 +175,6 @@ build_initramfs() {
 	root=$KCACHE/root.$$
 	rm -rf "$root"
 	mkdir -p "$root/bin" "$root/lib" "$root/modules" || return 1
-	busybox=$(command -v busybox || echo /bin/busybox)
 	if has_interp "$busybox"; then
 		say "$busybox is not static; install busybox-static"
 		return 1
@@ -176,10 +183,13 @@ build_initramfs() {
 	cp "$KSRC/guest-init.sh" "$root/init" && chmod 755 "$root/init" || return 1
 	cp "$KSRC/guest-lib.sh" "$root/lib/ktest.sh" || return 1
 	if ! ${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -static -o "$root/bin/ktool" "$ktool_src" \
-		> "$KCACHE/ktool-build.log" 2>&1; then
-		cat "$KCACHE/ktool-build.log"
+		> "$root.cc.log" 2>&1; then
+		say "cannot build the static guest helper (is libc6-dev there?):"
+		head -n 20 "$root.cc.log"
+		rm -f "$root.cc.log"
 		return 1
 	fi
+	rm -f "$root.cc.log"
 	: > "$root/modules/order"
 	for f in $(order_modules $MODULES); do
 		base=$(basename "$f")
@@ -195,8 +205,8 @@ build_initramfs() {
 	(cd "$root" && find . | cpio -o -H newc --quiet) > "$initrd.tmp.$$" || return 1
 	mv -f "$initrd.tmp.$$" "$initrd"
 	rm -rf "$root"
-	for old in "$KCACHE"/initramfs-*.cpio; do
-		[ "$old" = "$initrd" ] || rm -f "$old"
+	for old in "$KCACHE"/initramfs-*; do
+		case $old in "$initrd"|*.tmp.*) ;; *) rm -f "$old" ;; esac
 	done
 }
 
@@ -250,13 +260,19 @@ while IFS= read -r dimg; do
 		-device "virtio-blk-pci,drive=img$i"
 done < "$dir/drives"
 
+# Under TCG on a loaded host the guest's clock can leap; the soft-lockup and
+# RCU-stall detectors would then print call traces that say nothing about
+# F2FS, so they are off.
+cmdline="console=ttyS0 console_msg_format=syslog loglevel=4 panic=-1 oops=panic"
+cmdline="$cmdline mitigations=off 8250.nr_uarts=1 nowatchdog rcupdate.rcu_cpu_stall_suppress=1"
+
 console=$dir/console.log
 start=$(date +%s)
 timeout -s KILL "$tmo" qemu-system-x86_64 \
 	-nodefaults -no-user-config -display none -no-reboot \
 	-machine "pc,accel=$accel" -cpu max -smp 1 -m "$mem" \
 	-kernel "$vmlinux" -initrd "$initrd" \
-	-append "console=ttyS0 console_msg_format=syslog loglevel=4 panic=-1 oops=panic mitigations=off 8250.nr_uarts=1" \
+	-append "$cmdline" \
 	-serial "file:$console" \
 	"$@" > "$dir/qemu.log" 2>&1
 qrc=$?

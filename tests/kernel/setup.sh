@@ -23,10 +23,13 @@ if [ -n "$missing" ]; then
 	sudo=
 	[ "$(id -u)" -eq 0 ] || sudo=sudo
 	export DEBIAN_FRONTEND=noninteractive
-	$sudo apt-get update -q > /tmp/ktest-apt.log 2>&1 &&
+	rc=0
+	$sudo apt-get update -q > /tmp/ktest-apt.log 2>&1 || rc=$?
+	if [ $rc -eq 0 ]; then
 		# shellcheck disable=SC2086
-		$sudo apt-get install -y -q --no-install-recommends $missing >> /tmp/ktest-apt.log 2>&1
-	rc=$?
+		$sudo apt-get install -y -q --no-install-recommends $missing >> /tmp/ktest-apt.log 2>&1 ||
+			rc=$?
+	fi
 	if [ $rc -ne 0 ]; then
 		echo "tests/kernel/setup.sh: apt-get failed (exit $rc); last lines of /tmp/ktest-apt.log:"
 		tail -n 15 /tmp/ktest-apt.log

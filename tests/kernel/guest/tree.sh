@@ -12,7 +12,10 @@ for spec in "$@"; do
 	rest=${spec#*:}
 	flags=${rest%%:*}
 	opts=${rest#*:}
-	[ "$rest" = "$spec" ] && flags= opts=
+	if [ "$rest" = "$spec" ]; then
+		flags=''
+		opts=''
+	fi
 	tree=
 	case ",$flags," in *,compr,*) tree=compr ;; esac
 	bad=$KT_RC
