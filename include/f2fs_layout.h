@@ -27,6 +27,10 @@ struct f2fs_layout_params {
 	bool large_nat_bitmap;		/* mkfs -i */
 	uint32_t nr_quota;		/* quota inodes mkfs will create */
 	bool lost_found;
+	/* Multi-device volumes: sizes of the devices after the first (the
+	 * first is total_sectors * sector_size and holds all metadata). */
+	uint32_t nr_extra_devs;
+	uint64_t extra_dev_bytes[MAX_DEVICES - 1];
 };
 
 /* Why a layout could not be computed: one of these, for the message. */
@@ -38,6 +42,8 @@ enum f2fs_layout_error {
 	F2FS_LAYOUT_TOO_LARGE,
 	F2FS_LAYOUT_TOO_SMALL,
 	F2FS_LAYOUT_BAD_OVERPROVISION,
+	F2FS_LAYOUT_DEVICE_TOO_SMALL,	/* an added device holds no whole zone */
+	F2FS_LAYOUT_META_NOT_ON_FIRST,	/* metadata does not fit the first device */
 };
 
 struct f2fs_layout {
@@ -71,6 +77,12 @@ struct f2fs_layout {
 	uint32_t free_segment_count;	/* at mkfs time: main - 6 logs */
 	uint32_t nat_bits_blocks;	/* blocks of nat_bits at the end of a pack */
 	uint32_t cur_seg[NR_CURSEG_TYPE];	/* initial logs, main-relative segno */
+	/* devices: 1 for a single device; segments each contributes (the
+	 * first counts from segment0) and the block range each covers */
+	uint32_t ndevs;
+	uint32_t dev_segments[MAX_DEVICES];
+	uint64_t dev_first_blk[MAX_DEVICES];
+	uint64_t dev_last_blk[MAX_DEVICES];
 };
 
 int f2fs_layout_compute(const struct f2fs_layout_params *p,

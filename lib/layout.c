@@ -54,6 +54,8 @@ const char *f2fs_layout_strerror(enum f2fs_layout_error why)
 	case F2FS_LAYOUT_TOO_LARGE: return "device is larger than 16 TiB, the F2FS maximum";
 	case F2FS_LAYOUT_TOO_SMALL: return "device is too small for this layout";
 	case F2FS_LAYOUT_BAD_OVERPROVISION: return "overprovision ratio leaves no usable space";
+	case F2FS_LAYOUT_DEVICE_TOO_SMALL: return "an added device is smaller than one zone";
+	case F2FS_LAYOUT_META_NOT_ON_FIRST: return "the metadata areas do not fit on the first device";
 	}
 	return "unknown layout error";
 }
@@ -94,15 +96,25 @@ static int layout_units(const struct f2fs_layout_params *p, struct f2fs_layout *
 	return 0;
 }
 
-/* segment0 and the total segment count, both in whole F2FS zones. */
+/* Segments a device contributes: whole zones after its first byte_off. */
+static uint64_t device_segments(uint64_t bytes, uint64_t byte_off, uint64_t segs_per_zone)
+{
+	if (bytes <= byte_off)
+		return 0;
+	return (bytes - byte_off) / F2FS_SEG_SIZE / segs_per_zone * segs_per_zone;
+}
+
+/* segment0 and the total segment count, both in whole F2FS zones; with
+ * several devices each contributes whole zones, one after the other. */
 static int layout_zones(const struct f2fs_layout_params *p, struct f2fs_layout *l,
 			enum f2fs_layout_error *why)
 {
 	uint64_t segs_per_zone = (uint64_t)p->segs_per_sec * p->secs_per_zone;
 	uint64_t zone_bytes = segs_per_zone * F2FS_SEG_SIZE;
 	uint64_t start = p->start_sector * p->sector_size;
-	uint64_t dev_bytes = l->block_count * F2FS_BLKSIZE;
-	uint64_t seg0_bytes, segs;
+	uint64_t dev_bytes = p->total_sectors * p->sector_size;
+	uint64_t seg0_bytes, segs, next;
+	uint32_t i;
 
 	/* The two superblock blocks come first; segment0 starts on the next
 	 * zone boundary as measured from the start of the disk. */
@@ -111,7 +123,29 @@ static int layout_zones(const struct f2fs_layout_params *p, struct f2fs_layout *
 		*why = F2FS_LAYOUT_TOO_SMALL;
 		return -ENOSPC;
 	}
-	segs = (dev_bytes - seg0_bytes) / F2FS_SEG_SIZE / segs_per_zone * segs_per_zone;
+	l->ndevs = 1 + p->nr_extra_devs;
+	segs = device_segments(dev_bytes, seg0_bytes, segs_per_zone);
+	l->dev_segments[0] = (uint32_t)(segs < UINT32_MAX ? segs : UINT32_MAX);
+	l->dev_first_blk[0] = 0;
+	l->dev_last_blk[0] = seg0_bytes / F2FS_BLKSIZE + segs * BLKS_PER_SEG - 1;
+	for (i = 1; i < l->ndevs; i++) {
+		uint64_t s = device_segments(p->extra_dev_bytes[i - 1], 0, segs_per_zone);
+
+		if (s == 0) {
+			*why = F2FS_LAYOUT_DEVICE_TOO_SMALL;
+			return -ENOSPC;
+		}
+		next = l->dev_last_blk[i - 1] + 1;
+		l->dev_segments[i] = (uint32_t)(s < UINT32_MAX ? s : UINT32_MAX);
+		l->dev_first_blk[i] = next;
+		l->dev_last_blk[i] = next + s * BLKS_PER_SEG - 1;
+		segs += s;
+		l->block_count += p->extra_dev_bytes[i - 1] / F2FS_BLKSIZE;
+	}
+	if (l->block_count > F2FS_MAX_BLOCKS + 1 || l->dev_last_blk[l->ndevs - 1] > F2FS_MAX_BLOCKS) {
+		*why = F2FS_LAYOUT_TOO_LARGE;
+		return -EFBIG;
+	}
 	if (segs < F2FS_MIN_SEGMENTS) {
 		*why = F2FS_LAYOUT_TOO_SMALL;
 		return -ENOSPC;
@@ -364,6 +398,10 @@ int f2fs_layout_compute(const struct f2fs_layout_params *p,
 	layout_nat(p, l);
 	if ((err = layout_ssa_main(l, why)))
 		return err;
+	if (l->main_blkaddr > l->dev_last_blk[0] + 1) {
+		*why = F2FS_LAYOUT_META_NOT_ON_FIRST;
+		return -ENOSPC;
+	}
 	if (l->cp_payload > F2FS_MAX_CP_PAYLOAD) {
 		*why = F2FS_LAYOUT_TOO_LARGE;
 		return -EFBIG;

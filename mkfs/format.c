@@ -50,6 +50,30 @@ static uint32_t data_addr(const struct mkfs_ctx *ctx, uint32_t k)
 	return seg_start(ctx, CURSEG_HOT_DATA) + k;
 }
 
+struct f2fs_dev *mkfs_dev_of(struct mkfs_ctx *ctx, uint64_t blkaddr, uint64_t *dev_blk)
+{
+	const struct f2fs_layout *l = &ctx->layout;
+	uint32_t i;
+
+	for (i = 0; i < l->ndevs; i++) {
+		if (blkaddr >= l->dev_first_blk[i] && blkaddr <= l->dev_last_blk[i]) {
+			*dev_blk = blkaddr - l->dev_first_blk[i];
+			return i ? ctx->extra[i - 1] : ctx->dev;
+		}
+	}
+	*dev_blk = blkaddr;
+	return ctx->dev;
+}
+
+/* A write into the main area, which may lie on any device. */
+static int main_write(struct mkfs_ctx *ctx, uint64_t blkaddr, uint32_t n, const void *buf)
+{
+	uint64_t at;
+	struct f2fs_dev *dev = mkfs_dev_of(ctx, blkaddr, &at);
+
+	return f2fs_dev_write(dev, at, n, buf);
+}
+
 /* ---- superblock ------------------------------------------------------- */
 
 static void fill_extensions(const struct mkfs_ctx *ctx, struct f2fs_super_block *sb)
@@ -112,6 +136,14 @@ static void build_superblock(const struct mkfs_ctx *ctx, struct f2fs_super_block
 	sb->feature = cpu_to_le32(ctx->o.features);
 	for (i = 0; i < ctx->plan.nr_quota; i++)
 		sb->qf_ino[ctx->plan.quota_type[i]] = cpu_to_le32(ctx->plan.qf_ino[i]);
+	if (l->ndevs > 1) {
+		for (i = 0; i < l->ndevs; i++) {
+			const char *path = i ? ctx->o.extra_dev[i - 1] : ctx->o.device;
+
+			strncpy((char *)sb->devs[i].path, path, MAX_PATH_LEN - 1);
+			sb->devs[i].total_segments = cpu_to_le32(l->dev_segments[i]);
+		}
+	}
 	if (ctx->o.features & F2FS_FEATURE_CASEFOLD) {
 		sb->s_encoding = cpu_to_le16(ctx->o.s_encoding);
 		sb->s_encoding_flags = cpu_to_le16(ctx->o.s_encoding_flags);
@@ -249,27 +281,27 @@ static int write_tree(struct mkfs_ctx *ctx)
 
 	mkfs_build_root_inode(ctx, &node, node_addr(ctx, nk), data_addr(ctx, dk));
 	mkfs_build_dentry_block(&dent, F2FS_ROOT_INO, F2FS_ROOT_INO, p->lpf_ino, "lost+found");
-	if ((err = f2fs_dev_write(ctx->dev, node_addr(ctx, nk++), 1, &node)) ||
-	    (err = f2fs_dev_write(ctx->dev, data_addr(ctx, dk++), 1, &dent)))
+	if ((err = main_write(ctx, node_addr(ctx, nk++), 1, &node)) ||
+	    (err = main_write(ctx, data_addr(ctx, dk++), 1, &dent)))
 		return err;
 	for (q = 0; q < p->nr_quota; q++) {
 		mkfs_build_quota_inode(ctx, &node, node_addr(ctx, nk), (int)q, data_addr(ctx, dk));
 		mkfs_build_quota_file(ctx, (int)q, qdata);
-		if ((err = f2fs_dev_write(ctx->dev, node_addr(ctx, nk++), 1, &node)) ||
-		    (err = f2fs_dev_write(ctx->dev, data_addr(ctx, dk), 2, qdata)))
+		if ((err = main_write(ctx, node_addr(ctx, nk++), 1, &node)) ||
+		    (err = main_write(ctx, data_addr(ctx, dk), 2, qdata)))
 			return err;
 		dk += 2;
 	}
 	if (p->lpf_ino) {
 		mkfs_build_lpf_inode(ctx, &node, node_addr(ctx, nk), data_addr(ctx, dk));
 		mkfs_build_dentry_block(&dent, p->lpf_ino, F2FS_ROOT_INO, 0, NULL);
-		if ((err = f2fs_dev_write(ctx->dev, node_addr(ctx, nk++), 1, &node)) ||
-		    (err = f2fs_dev_write(ctx->dev, data_addr(ctx, dk++), 1, &dent)))
+		if ((err = main_write(ctx, node_addr(ctx, nk++), 1, &node)) ||
+		    (err = main_write(ctx, data_addr(ctx, dk++), 1, &dent)))
 			return err;
 	}
 	/* No stale node chain may start where roll-forward would look. */
 	memset(zero, 0, sizeof(zero));
-	return f2fs_dev_write(ctx->dev, seg_start(ctx, CURSEG_WARM_NODE), 1, zero);
+	return main_write(ctx, seg_start(ctx, CURSEG_WARM_NODE), 1, zero);
 }
 
 /* ---- checkpoint -------------------------------------------------------- */
@@ -390,27 +422,57 @@ static int zero_metadata(struct mkfs_ctx *ctx)
 	return err;
 }
 
-static int prepare_device(struct mkfs_ctx *ctx)
+/* Erase old signatures (-f) and discard (-t 1) on every device. */
+static int prepare_one(struct mkfs_ctx *ctx, struct f2fs_dev *dev, const char *path,
+		       bool *trimmed)
 {
-	uint8_t zero[F2FS_BLKSIZE];
 	int err;
 
 	if (ctx->o.force) {
-		err = mkfs_wipe_signatures(ctx);
+		err = mkfs_wipe_signatures(dev, path);
 		if (err)
 			return err;
 	}
 	if (ctx->o.discard) {
-		err = f2fs_dev_discard(ctx->dev, 0, ctx->dev->size_bytes / F2FS_BLKSIZE);
-		ctx->trimmed = err == 0;
+		err = f2fs_dev_discard(dev, 0, dev->size_bytes / F2FS_BLKSIZE);
+		if (err)
+			*trimmed = false;
 		if (err && err != -EOPNOTSUPP)
 			return err;
+	} else {
+		*trimmed = false;
 	}
+	return 0;
+}
+
+static int prepare_device(struct mkfs_ctx *ctx)
+{
+	uint8_t zero[F2FS_BLKSIZE];
+	bool trimmed = true;
+	unsigned int i;
+	int err;
+
+	err = prepare_one(ctx, ctx->dev, ctx->o.device, &trimmed);
+	for (i = 0; !err && i < ctx->o.n_extra_dev; i++)
+		err = prepare_one(ctx, ctx->extra[i], ctx->o.extra_dev[i], &trimmed);
+	if (err)
+		return err;
+	ctx->trimmed = trimmed;
 	memset(zero, 0, sizeof(zero));
 	if ((err = f2fs_dev_write(ctx->dev, 0, 1, zero)) ||
 	    (err = f2fs_dev_write(ctx->dev, 1, 1, zero)))
 		return err;
 	return zero_metadata(ctx);
+}
+
+static int flush_all(struct mkfs_ctx *ctx)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < ctx->o.n_extra_dev; i++)
+		err = f2fs_dev_flush(ctx->extra[i]);
+	return err ? err : f2fs_dev_flush(ctx->dev);
 }
 
 int mkfs_format(struct mkfs_ctx *ctx)
@@ -440,7 +502,7 @@ int mkfs_format(struct mkfs_ctx *ctx)
 	if (!err)
 		err = write_cp_pack(ctx, cp0, ctx->plan.cp_ver, sums);
 	if (!err)
-		err = f2fs_dev_flush(ctx->dev);
+		err = flush_all(ctx);
 	if (!err) {
 		build_superblock(ctx, &sb);
 		err = f2fs_sb_write_copy(ctx->dev, 1, &sb);

@@ -15,13 +15,48 @@
 #include "f2fs_err.h"
 #include "f2fs_features.h"
 
-static int open_device(struct mkfs_ctx *ctx)
+static int open_one(const char *path, struct f2fs_dev **dev)
 {
 	struct f2fs_dev_opts opts = { .exclusive = true };
-	int err = f2fs_dev_open(ctx->o.device, &opts, &ctx->dev);
+	int err = mkfs_check_not_mounted(path);
 
 	if (err)
-		mkfs_err("cannot open %s: %s", ctx->o.device, f2fs_strerror(err));
+		return err;
+	err = f2fs_dev_open(path, &opts, dev);
+	if (err)
+		mkfs_err("cannot open %s: %s", path, f2fs_strerror(err));
+	return err;
+}
+
+/* The first device and every -c device: none mounted, none twice. */
+static int open_devices(struct mkfs_ctx *ctx)
+{
+	unsigned int i, j;
+	int err;
+
+	for (i = 0; i < ctx->o.n_extra_dev; i++) {
+		if (!strcmp(ctx->o.extra_dev[i], ctx->o.device))
+			goto twice;
+		for (j = 0; j < i; j++)
+			if (!strcmp(ctx->o.extra_dev[i], ctx->o.extra_dev[j]))
+				goto twice;
+	}
+	err = open_one(ctx->o.device, &ctx->dev);
+	for (i = 0; !err && i < ctx->o.n_extra_dev; i++)
+		err = open_one(ctx->o.extra_dev[i], &ctx->extra[i]);
+	return err;
+twice:
+	mkfs_err("device %s is given twice", ctx->o.extra_dev[i]);
+	return -EINVAL;
+}
+
+static int check_signatures(struct mkfs_ctx *ctx)
+{
+	unsigned int i;
+	int err = mkfs_check_no_signature(ctx, ctx->o.device);
+
+	for (i = 0; !err && i < ctx->o.n_extra_dev; i++)
+		err = mkfs_check_no_signature(ctx, ctx->o.extra_dev[i]);
 	return err;
 }
 
@@ -52,6 +87,18 @@ static int compute_layout(struct mkfs_ctx *ctx)
 	p.overprovision = ctx->o.overprovision;
 	p.features = ctx->o.features;
 	p.large_nat_bitmap = ctx->o.large_nat_bitmap;
+	p.nr_extra_devs = ctx->o.n_extra_dev;
+	for (unsigned int i = 0; i < ctx->o.n_extra_dev; i++) {
+		uint64_t zone = (uint64_t)ctx->o.segs_per_sec * ctx->o.secs_per_zone * F2FS_SEG_SIZE;
+
+		p.extra_dev_bytes[i] = ctx->extra[i]->size_bytes;
+		if (p.extra_dev_bytes[i] < zone) {
+			mkfs_err("%s: %llu MiB is smaller than one zone (%llu MiB)",
+				 ctx->o.extra_dev[i], (unsigned long long)(p.extra_dev_bytes[i] >> 20),
+				 (unsigned long long)(zone >> 20));
+			return -EINVAL;
+		}
+	}
 	err = f2fs_layout_compute(&p, &ctx->layout, &why);
 	if (err) {
 		uint64_t min = why == F2FS_LAYOUT_TOO_SMALL ? f2fs_layout_min_bytes(&p) : 0;
@@ -136,6 +183,11 @@ static void print_summary(const struct mkfs_ctx *ctx)
 	printf("  user space           %llu MiB\n",
 	       (unsigned long long)(l->user_block_count >> 8));
 	printf("  features             %s\n", features[0] ? features : "(none)");
+	for (unsigned int i = 0; l->ndevs > 1 && i < l->ndevs; i++)
+		printf("  device %u             %s: %u segments, blocks %llu..%llu\n", i,
+		       i ? ctx->o.extra_dev[i - 1] : ctx->o.device, l->dev_segments[i],
+		       (unsigned long long)l->dev_first_blk[i],
+		       (unsigned long long)l->dev_last_blk[i]);
 	if (ctx->o.debug > 0) {
 		printf("  segment0 %u cp %u sit %u nat %u ssa %u main %u\n", l->segment0_blkaddr,
 		       l->cp_blkaddr, l->sit_blkaddr, l->nat_blkaddr, l->ssa_blkaddr,
@@ -155,11 +207,10 @@ static int run(struct mkfs_ctx *ctx, int argc, char **argv)
 		return 0;		/* --help or -V */
 	if (err)
 		return 1;
-	if (mkfs_check_not_mounted(ctx->o.device) || open_device(ctx) ||
-	    compute_layout(ctx))
+	if (open_devices(ctx) || compute_layout(ctx))
 		return 1;
 	plan_tree(ctx);
-	if (mkfs_check_no_signature(ctx) || mkfs_lookup_labels(ctx))
+	if (check_signatures(ctx) || mkfs_lookup_labels(ctx))
 		return 1;
 	err = mkfs_format(ctx);
 	if (err) {
@@ -179,5 +230,8 @@ int main(int argc, char **argv)
 	rc = run(&ctx, argc, argv);
 	if (ctx.dev)
 		f2fs_dev_close(ctx.dev);
+	for (unsigned int i = 0; i < MAX_DEVICES - 1; i++)
+		if (ctx.extra[i])
+			f2fs_dev_close(ctx.extra[i]);
 	return rc;
 }

@@ -45,6 +45,8 @@ struct mkfs_opts {
 	const char *hot_ext[MKFS_MAX_EXT_TOTAL];	/* -E */
 	unsigned int n_hot_ext;
 	const char *file_contexts;	/* --file-contexts (SELinux labels) */
+	const char *extra_dev[MAX_DEVICES - 1];	/* -c, in order */
+	unsigned int n_extra_dev;
 };
 
 /* What mkfs creates, by inode number and address. */
@@ -64,7 +66,8 @@ struct mkfs_plan {
 
 struct mkfs_ctx {
 	struct mkfs_opts o;
-	struct f2fs_dev *dev;
+	struct f2fs_dev *dev;			/* device 0: metadata and main start */
+	struct f2fs_dev *extra[MAX_DEVICES - 1];	/* -c devices */
 	struct f2fs_layout layout;
 	struct mkfs_plan plan;
 	bool trimmed;
@@ -77,8 +80,11 @@ void mkfs_usage(FILE *f);
 
 /* probe.c: refusals that need the device, all before any write */
 int mkfs_check_not_mounted(const char *path);
-int mkfs_check_no_signature(const struct mkfs_ctx *ctx);
-int mkfs_wipe_signatures(struct mkfs_ctx *ctx);
+int mkfs_check_no_signature(const struct mkfs_ctx *ctx, const char *path);
+int mkfs_wipe_signatures(struct f2fs_dev *dev, const char *path);
+
+/* The device of a volume block and the block's address on it. */
+struct f2fs_dev *mkfs_dev_of(struct mkfs_ctx *ctx, uint64_t blkaddr, uint64_t *dev_blk);
 
 /* format.c */
 int mkfs_format(struct mkfs_ctx *ctx);

@@ -34,7 +34,7 @@ void mkfs_usage(FILE *f)
 "Usage: mkfs.f2fs [options] device [sectors]\n"
 "Options:\n"
 "  -a N          ignored (heap allocation is obsolete)\n"
-"  -c device     additional device (not supported: refused)\n"
+"  -c dev[,dev]  add devices to the volume (up to 7; repeatable)\n"
 "  -C enc[:flg]  enable casefolding with encoding utf8; flags strict, nostrict\n"
 "  -d N          debug level\n"
 "  -e ext,...    extra cold file extensions\n"
@@ -135,6 +135,32 @@ static int add_extensions(const char *list, const char **arr, unsigned int *n)
 			return -EINVAL;
 		}
 		arr[(*n)++] = tok;	/* copy is kept for the whole run */
+	}
+	return 0;
+}
+
+/* -c dev[,dev...], repeatable: up to 7 devices after the first. */
+static int add_devices(struct mkfs_opts *o, const char *list)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strchr(tok, '@')) {
+			mkfs_err("device aliasing (-c dev@alias) is not supported");
+			return -ENOTSUP;
+		}
+		if (strlen(tok) >= MAX_PATH_LEN) {
+			mkfs_err("device path '%s' is longer than %d characters", tok,
+				 MAX_PATH_LEN - 1);
+			return -EINVAL;
+		}
+		if (o->n_extra_dev >= MAX_DEVICES - 1) {
+			mkfs_err("too many devices (at most %d with -c)", MAX_DEVICES - 1);
+			return -EINVAL;
+		}
+		o->extra_dev[o->n_extra_dev++] = tok;	/* copy kept for the run */
 	}
 	return 0;
 }
@@ -276,8 +302,7 @@ static int handle_option(struct mkfs_ctx *ctx, int c, const char *arg)
 	case 'a':
 		return 0;	/* accepted and ignored, as upstream does now */
 	case 'c':
-		mkfs_err("multiple devices (-c) are not supported by this mkfs");
-		return -ENOTSUP;
+		return add_devices(o, arg);
 	case 'C':
 		return parse_encoding(o, arg);
 	case 'd':
@@ -464,6 +489,11 @@ int mkfs_parse_args(struct mkfs_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc) {
 		mkfs_err("unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->n_extra_dev && strlen(o->device) >= MAX_PATH_LEN) {
+		mkfs_err("device path '%s' is longer than %d characters", o->device,
+			 MAX_PATH_LEN - 1);
 		return -EINVAL;
 	}
 	if ((o->features & F2FS_FEATURE_CASEFOLD) && !o->s_encoding)

@@ -66,28 +66,28 @@ static int probe_signature(const char *path, char *what, size_t size)
 	return what[0] ? 1 : 0;
 }
 
-int mkfs_check_no_signature(const struct mkfs_ctx *ctx)
+int mkfs_check_no_signature(const struct mkfs_ctx *ctx, const char *path)
 {
 	char what[128];
-	int rc = probe_signature(ctx->o.device, what, sizeof(what));
+	int rc = probe_signature(path, what, sizeof(what));
 
 	if (rc < 0) {
-		mkfs_err("cannot probe %s for existing signatures: %s", ctx->o.device,
+		mkfs_err("cannot probe %s for existing signatures: %s", path,
 			 f2fs_strerror(rc));
 		return rc;
 	}
 	if (rc > 0 && !ctx->o.force) {
-		mkfs_err("%s contains %s; use -f to overwrite it", ctx->o.device, what);
+		mkfs_err("%s contains %s; use -f to overwrite it", path, what);
 		return -EEXIST;
 	}
 	if (rc > 0 && ctx->o.debug >= 0)
-		printf("Overwriting %s on %s\n", what, ctx->o.device);
+		printf("Overwriting %s on %s\n", what, path);
 	return 0;
 }
 
 /* Zero the magic of one signature found by the probe, through lib/'s I/O
  * layer (never blkid_do_wipe, which writes behind the layer's back). */
-static int wipe_one(struct mkfs_ctx *ctx, blkid_probe pr, const char *off_key,
+static int wipe_one(struct f2fs_dev *dev, blkid_probe pr, const char *off_key,
 		    const char *magic_key)
 {
 	const char *off_str = NULL;
@@ -99,17 +99,17 @@ static int wipe_one(struct mkfs_ctx *ctx, blkid_probe pr, const char *off_key,
 	    blkid_probe_lookup_value(pr, magic_key, NULL, &len))
 		return 0;
 	off = strtoull(off_str, NULL, 10);
-	if (len == 0 || len > sizeof(zero) || off + len > ctx->dev->size_bytes)
+	if (len == 0 || len > sizeof(zero) || off + len > dev->size_bytes)
 		return 0;
 	memset(zero, 0, sizeof(zero));
-	return f2fs_dev_pwrite(ctx->dev, off, len, zero);
+	return f2fs_dev_pwrite(dev, off, len, zero);
 }
 
 /* Erase the magic of every signature libblkid finds (what wipefs -a does),
  * so no other tool mistakes the new volume for the old one. */
-int mkfs_wipe_signatures(struct mkfs_ctx *ctx)
+int mkfs_wipe_signatures(struct f2fs_dev *dev, const char *path)
 {
-	blkid_probe pr = blkid_new_probe_from_filename(ctx->o.device);
+	blkid_probe pr = blkid_new_probe_from_filename(path);
 	int rc, err = 0;
 
 	if (!pr)
@@ -119,9 +119,9 @@ int mkfs_wipe_signatures(struct mkfs_ctx *ctx)
 	blkid_probe_enable_partitions(pr, 1);
 	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
 	while (!err && (rc = blkid_do_probe(pr)) == 0) {
-		err = wipe_one(ctx, pr, "SBMAGIC_OFFSET", "SBMAGIC");
+		err = wipe_one(dev, pr, "SBMAGIC_OFFSET", "SBMAGIC");
 		if (!err)
-			err = wipe_one(ctx, pr, "PTMAGIC_OFFSET", "PTMAGIC");
+			err = wipe_one(dev, pr, "PTMAGIC_OFFSET", "PTMAGIC");
 	}
 	blkid_free_probe(pr);
 	return err;

@@ -30,3 +30,11 @@ EXTRA_DIST += $(KERNEL_TESTS) \
 clean-local: clean-local-kernel
 clean-local-kernel:
 	-rm -rf tests/kernel/cache tests/kernel/work tests/kernel/images
+
+# The fsck and dump tests also check the images the kernel scenarios leave
+# behind, so under a parallel 'make check' they wait for those scenarios.
+KERNEL_IMAGE_LOGS = tests/kernel/mkfs-matrix.log tests/kernel/power-cut.log \
+	tests/kernel/fill-gc.log
+KERNEL_IMAGE_USERS = tests/fsck/clean.log tests/dump/sbcp-oracle.log \
+	tests/dump/extract.log tests/dump/views.log
+$(KERNEL_IMAGE_USERS): $(KERNEL_IMAGE_LOGS)
