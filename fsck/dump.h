@@ -211,6 +211,10 @@ bool dump_is_valid_data_addr(const struct dump_ctx *ctx, uint32_t addr);
 uint32_t dump_inode_extra_words(const struct f2fs_inode *ri);
 uint32_t dump_inline_xattr_words(const struct dump_ctx *ctx, const struct f2fs_inode *ri);
 uint32_t dump_addrs_per_inode(const struct dump_ctx *ctx, const struct f2fs_inode *ri);
+/* Data slots of a direct node of this inode (fewer for compressed files). */
+uint32_t dump_addrs_per_block(const struct dump_ctx *ctx, const struct f2fs_inode *ri);
+/* log2 of the cluster size of a compressed file, 0 if not compressed. */
+uint32_t dump_cluster_log(const struct dump_ctx *ctx, const struct f2fs_inode *ri);
 /* Inline data area: pointer and size in bytes. */
 const uint8_t *dump_inline_data(const struct dump_ctx *ctx, const struct f2fs_inode *ri,
 				size_t *size);

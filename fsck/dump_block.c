@@ -155,7 +155,7 @@ static void data_block(struct dump_ctx *ctx, uint32_t addr, const struct f2fs_su
 		if (ofs < dump_addrs_per_inode(ctx, &node.i))
 			slot_addr = le32_to_cpu(node.i.i_addr[slot]);
 		node_ofs = 0;
-	} else if (ofs < ADDRS_PER_BLOCK) {
+	} else if (ofs < ADDRS_PER_BLOCK) {	/* bounds only; the owner decides the count */
 		slot_addr = le32_to_cpu(node.dn.addr[ofs]);
 	}
 	kv_bool(&ctx->out, "parent_points_here", slot_addr == addr);

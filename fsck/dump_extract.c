@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "dump.h"
+#include "f2fs_compress.h"
 
 #define EXTRACT_MAX_DEPTH	128
 #define RUN_MAX_BLOCKS		256
@@ -27,6 +28,14 @@ struct extract {
 	int depth;
 	uint8_t *dir_seen;	/* bit per nid: directory already extracted */
 	uint64_t files, dirs, symlinks, skipped, failed;
+	int outfd;		/* the output directory */
+	char path[4096];	/* directory being extracted, relative to outfd */
+	size_t path_len;
+	struct hard_link {	/* files with several links, first path each */
+		uint32_t ino;
+		char *path;
+	} *links;
+	size_t nlinks, links_cap;
 };
 
 /* ---- names ------------------------------------------------------------ */
@@ -106,6 +115,115 @@ static int copy_block(struct dump_ctx *ctx, uint64_t fofs, uint32_t addr, void *
 	return 0;
 }
 
+/* ---- compressed files: one cluster at a time ------------------------- */
+
+struct cluster_run {
+	int fd;
+	uint32_t log;			/* log2 blocks per cluster */
+	unsigned int algorithm;
+	uint64_t cur;			/* cluster being gathered, UINT64_MAX: none */
+	uint32_t addr[1u << MAX_COMPRESS_LOG_SIZE];
+	uint8_t *in, *out;		/* one cluster each */
+};
+
+static int write_at(struct dump_ctx *ctx, int fd, const void *buf, size_t len, uint64_t off)
+{
+	if (pwrite(fd, buf, len, (off_t)off) != (ssize_t)len)
+		return dump_fail(ctx, -errno, "write failed: %s", strerror(errno));
+	return 0;
+}
+
+static bool is_data_addr(const struct dump_ctx *ctx, uint32_t addr)
+{
+	return addr != NULL_ADDR && addr != NEW_ADDR && addr != COMPRESS_ADDR &&
+	       dump_is_valid_data_addr(ctx, addr);
+}
+
+static int flush_compressed(struct dump_ctx *ctx, struct cluster_run *c, uint64_t base)
+{
+	uint32_t size = 1u << c->log, n = 0, i;
+	int err;
+
+	for (i = 1; i < size && is_data_addr(ctx, c->addr[i]); i++, n++) {
+		err = f2fs_dev_read(ctx->fs->dev, c->addr[i], 1, c->in + (size_t)n * F2FS_BLKSIZE);
+		if (err)
+			return dump_fail(ctx, err, "cannot read block %u: %s", c->addr[i],
+					 f2fs_strerror(err));
+	}
+	err = f2fs_decompress_cluster(c->algorithm, c->in, n, c->out, (size_t)size * F2FS_BLKSIZE);
+	if (err == -EOPNOTSUPP)
+		return dump_fail(ctx, err, "compression algorithm %u is not supported", c->algorithm);
+	if (err)
+		return dump_fail(ctx, err, "cluster at file block %" PRIu64 " does not decompress",
+				 base);
+	return write_at(ctx, c->fd, c->out, (size_t)size * F2FS_BLKSIZE, base * F2FS_BLKSIZE);
+}
+
+static int flush_cluster(struct dump_ctx *ctx, struct cluster_run *c)
+{
+	uint32_t size = 1u << c->log, i;
+	uint64_t base;
+	int err = 0;
+
+	if (c->cur == UINT64_MAX)
+		return 0;
+	base = c->cur << c->log;
+	if (c->addr[0] == COMPRESS_ADDR) {
+		err = flush_compressed(ctx, c, base);
+	} else {
+		for (i = 0; i < size && !err; i++) {
+			if (!is_data_addr(ctx, c->addr[i]))
+				continue;	/* hole or reserved: reads as zeroes */
+			err = f2fs_dev_read(ctx->fs->dev, c->addr[i], 1, c->in);
+			if (err)
+				return dump_fail(ctx, err, "cannot read block %u: %s", c->addr[i],
+						 f2fs_strerror(err));
+			err = write_at(ctx, c->fd, c->in, F2FS_BLKSIZE, (base + i) * F2FS_BLKSIZE);
+		}
+	}
+	memset(c->addr, 0, sizeof(c->addr));
+	c->cur = UINT64_MAX;
+	return err;
+}
+
+static int cluster_block(struct dump_ctx *ctx, uint64_t fofs, uint32_t addr, void *arg)
+{
+	struct cluster_run *c = arg;
+	int err;
+
+	if (c->cur != fofs >> c->log) {
+		err = flush_cluster(ctx, c);
+		if (err)
+			return err;
+		c->cur = fofs >> c->log;
+	}
+	c->addr[fofs & ((1u << c->log) - 1)] = addr;
+	return 0;
+}
+
+static int write_compressed(struct dump_ctx *ctx, const struct f2fs_node *inode, int fd,
+			    uint32_t log)
+{
+	struct cluster_run c = { .fd = fd, .log = log, .cur = UINT64_MAX,
+				 .algorithm = inode->i.i_compress_algorithm };
+	size_t bytes = (size_t)F2FS_BLKSIZE << log;
+	int err;
+
+	c.in = malloc(bytes);
+	c.out = malloc(bytes);
+	if (!c.in || !c.out) {
+		free(c.in);
+		free(c.out);
+		return dump_fail(ctx, -ENOMEM, "out of memory");
+	}
+	err = dump_walk_file(ctx, inode, cluster_block, NULL, &c);
+	if (!err)
+		err = flush_cluster(ctx, &c);
+	free(c.in);
+	free(c.out);
+	return err;
+}
+
 static int write_contents(struct dump_ctx *ctx, const struct f2fs_node *inode, int fd)
 {
 	const struct f2fs_inode *ri = &inode->i;
@@ -124,15 +242,17 @@ static int write_contents(struct dump_ctx *ctx, const struct f2fs_node *inode, i
 			return dump_fail(ctx, -errno, "write failed: %s", strerror(errno));
 		return 0;
 	}
-	if (le32_to_cpu(ri->i_flags) & F2FS_COMPR_FL)
-		return dump_fail(ctx, -EOPNOTSUPP, "compressed files are not supported");
-	r.buf = malloc((size_t)RUN_MAX_BLOCKS * F2FS_BLKSIZE);
-	if (!r.buf)
-		return dump_fail(ctx, -ENOMEM, "out of memory");
-	err = dump_walk_file(ctx, inode, copy_block, NULL, &r);
-	if (!err)
-		err = flush_copy(ctx, &r);
-	free(r.buf);
+	if (dump_cluster_log(ctx, ri)) {
+		err = write_compressed(ctx, inode, fd, dump_cluster_log(ctx, ri));
+	} else {
+		r.buf = malloc((size_t)RUN_MAX_BLOCKS * F2FS_BLKSIZE);
+		if (!r.buf)
+			return dump_fail(ctx, -ENOMEM, "out of memory");
+		err = dump_walk_file(ctx, inode, copy_block, NULL, &r);
+		if (!err)
+			err = flush_copy(ctx, &r);
+		free(r.buf);
+	}
 	if (!err && ftruncate(fd, (off_t)size))
 		err = dump_fail(ctx, -errno, "truncate failed: %s", strerror(errno));
 	return err;
@@ -196,11 +316,49 @@ static void restore_meta(struct extract *x, const struct f2fs_node *inode, int d
 static int extract_inode(struct extract *x, uint32_t ino, int dirfd, const char *name,
 			 bool into_dirfd);
 
+/* Where an inode with several links was extracted first, or NULL. */
+static const char *first_link(const struct extract *x, uint32_t ino)
+{
+	size_t i;
+
+	for (i = 0; i < x->nlinks; i++)
+		if (x->links[i].ino == ino)
+			return x->links[i].path;
+	return NULL;
+}
+
+static void remember_link(struct extract *x, uint32_t ino, const char *name)
+{
+	char rel[sizeof(x->path) + F2FS_NAME_LEN + 2];
+
+	if (x->nlinks == x->links_cap) {
+		size_t cap = x->links_cap ? 2 * x->links_cap : 64;
+		struct hard_link *n = realloc(x->links, cap * sizeof(*n));
+
+		if (!n)
+			return;		/* later links become copies */
+		x->links = n;
+		x->links_cap = cap;
+	}
+	snprintf(rel, sizeof(rel), "%s%s%s", x->path, x->path_len ? "/" : "", name);
+	x->links[x->nlinks].path = strdup(rel);
+	if (x->links[x->nlinks].path)
+		x->links[x->nlinks++].ino = ino;
+}
+
 static int extract_regular(struct extract *x, const struct f2fs_node *inode, int dirfd,
 			   const char *name)
 {
+	uint32_t ino = le32_to_cpu(inode->footer.ino);
+	bool multi = le32_to_cpu(inode->i.i_links) > 1;
+	const char *first = multi ? first_link(x, ino) : NULL;
 	int fd, err;
 
+	/* A second name of the same inode becomes a hard link again. */
+	if (first && linkat(x->outfd, first, dirfd, name, 0) == 0) {
+		x->files++;
+		return 0;
+	}
 	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0666);
 	if (fd < 0)
 		return dump_fail(x->ctx, -errno, "cannot create: %s", strerror(errno));
@@ -210,6 +368,8 @@ static int extract_regular(struct extract *x, const struct f2fs_node *inode, int
 	if (!err) {
 		x->files++;
 		restore_meta(x, inode, dirfd, name, false);
+		if (multi && !first)
+			remember_link(x, ino, name);
 	}
 	return err;
 }
@@ -431,6 +591,7 @@ static int extract_dir(struct extract *x, const struct f2fs_node *inode, int dir
 		       const char *name, bool into_dirfd)
 {
 	uint32_t ino = le32_to_cpu(inode->footer.ino);
+	size_t saved_len;
 	int fd, err;
 
 	if (x->depth >= EXTRACT_MAX_DEPTH)
@@ -452,7 +613,17 @@ static int extract_dir(struct extract *x, const struct f2fs_node *inode, int dir
 	}
 	if (fd < 0)
 		return dump_fail(x->ctx, -errno, "cannot open directory: %s", strerror(errno));
+	saved_len = x->path_len;
+	if (!into_dirfd) {
+		int n = snprintf(x->path + x->path_len, sizeof(x->path) - x->path_len, "%s%s",
+				 x->path_len ? "/" : "", name);
+
+		if (n > 0 && (size_t)n < sizeof(x->path) - x->path_len)
+			x->path_len += (size_t)n;
+	}
 	err = extract_children(x, inode, fd);
+	x->path_len = saved_len;
+	x->path[saved_len] = 0;
 	x->dirs++;
 	if (!into_dirfd) {
 		if (!x->ctx->opt.preserve)
@@ -542,8 +713,12 @@ int dump_extract(struct dump_ctx *ctx)
 		return dump_fail(ctx, -errno, "cannot open %s: %s", ctx->opt.out_dir, strerror(errno));
 	}
 	name_of_inode(ctx, ino, name, sizeof(name));
+	x->outfd = dirfd;
 	extract_inode(x, ino, dirfd, name, ino == F2FS_ROOT_INO);
 	close(dirfd);
+	for (size_t i = 0; i < x->nlinks; i++)
+		free(x->links[i].path);
+	free(x->links);
 	fprintf(stderr, "dump.f2fs: extracted %" PRIu64 " files, %" PRIu64 " directories, %" PRIu64
 		" symlinks into %s (%" PRIu64 " skipped, %" PRIu64 " failed)\n", x->files, x->dirs,
 		x->symlinks, ctx->opt.out_dir, x->skipped, x->failed);

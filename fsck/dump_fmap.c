@@ -16,11 +16,12 @@ struct walk {
 	dump_blk_fn fn;
 	dump_node_fn node_fn;
 	void *arg;
+	uint32_t addrs_per_block;	/* data slots per direct node */
 };
 
-static uint64_t span_of(int depth)
+static uint64_t span_of(const struct walk *w, int depth)
 {
-	uint64_t span = ADDRS_PER_BLOCK;
+	uint64_t span = w->addrs_per_block;
 
 	while (depth-- > 0)
 		span *= NIDS_PER_BLOCK;
@@ -32,7 +33,7 @@ static int walk_direct(struct walk *w, const struct f2fs_node *node, uint64_t *f
 	uint32_t i;
 	int err;
 
-	for (i = 0; i < ADDRS_PER_BLOCK && *fofs < w->end; i++, (*fofs)++) {
+	for (i = 0; i < w->addrs_per_block && *fofs < w->end; i++, (*fofs)++) {
 		uint32_t addr = le32_to_cpu(node->dn.addr[i]);
 
 		if (addr == NULL_ADDR)
@@ -54,7 +55,7 @@ static int walk_node(struct walk *w, uint32_t nid, int depth, uint32_t node_ofs,
 	if (*fofs >= w->end)
 		return 0;
 	if (!nid) {
-		*fofs += span_of(depth);
+		*fofs += span_of(w, depth);
 		return 0;
 	}
 	err = dump_read_node(w->ctx, nid, &node, &addr);
@@ -118,6 +119,7 @@ int dump_walk_file(struct dump_ctx *ctx, const struct f2fs_node *inode,
 	if (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
 		return 0;
 	w.end = size / F2FS_BLKSIZE + (size % F2FS_BLKSIZE != 0);
+	w.addrs_per_block = dump_addrs_per_block(ctx, ri);
 	err = walk_inode_slots(&w, ri, &fofs);
 	for (i = 0; !err && i < DEF_NIDS_PER_INODE && fofs < w.end; i++)
 		err = walk_node(&w, le32_to_cpu(ri->i_nid[i]), depth[i], node_ofs[i], &fofs);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "f2fs_compress.h"
 #include "f2fs_crc.h"
 
 static const struct nat_journal_entry *nat_journal_find(struct dump_ctx *ctx, uint32_t nid)
@@ -113,17 +114,48 @@ uint32_t dump_inline_xattr_words(const struct dump_ctx *ctx, const struct f2fs_i
 	return 0;
 }
 
-uint32_t dump_addrs_per_inode(const struct dump_ctx *ctx, const struct f2fs_inode *ri)
+static uint32_t raw_addrs_per_inode(const struct dump_ctx *ctx, const struct f2fs_inode *ri)
 {
 	uint32_t used = dump_inode_extra_words(ri) + dump_inline_xattr_words(ctx, ri);
 
 	return used >= DEF_ADDRS_PER_INODE ? 0 : DEF_ADDRS_PER_INODE - used;
 }
 
+uint32_t dump_cluster_log(const struct dump_ctx *ctx, const struct f2fs_inode *ri)
+{
+	uint32_t log;
+
+	if (!(ctx->fs->features & F2FS_FEATURE_COMPRESSION) ||
+	    !(le32_to_cpu(ri->i_flags) & F2FS_COMPR_FL) || !(ri->i_inline & F2FS_EXTRA_ATTR) ||
+	    le16_to_cpu(ri->i_extra_isize) < F2FS_TOTAL_EXTRA_ATTR_SIZE)
+		return 0;
+	log = ri->i_log_cluster_size;
+	return log >= MIN_COMPRESS_LOG_SIZE && log <= MAX_COMPRESS_LOG_SIZE ? log : 0;
+}
+
+/* Compressed files use only whole clusters of slots in every node. */
+static uint32_t align_to_cluster(const struct dump_ctx *ctx, const struct f2fs_inode *ri,
+				 uint32_t slots)
+{
+	uint32_t log = dump_cluster_log(ctx, ri);
+
+	return log ? slots >> log << log : slots;
+}
+
+uint32_t dump_addrs_per_inode(const struct dump_ctx *ctx, const struct f2fs_inode *ri)
+{
+	return align_to_cluster(ctx, ri, raw_addrs_per_inode(ctx, ri));
+}
+
+uint32_t dump_addrs_per_block(const struct dump_ctx *ctx, const struct f2fs_inode *ri)
+{
+	return align_to_cluster(ctx, ri, ADDRS_PER_BLOCK);
+}
+
 const uint8_t *dump_inline_data(const struct dump_ctx *ctx, const struct f2fs_inode *ri,
 				size_t *size)
 {
-	uint32_t slots = dump_addrs_per_inode(ctx, ri);
+	uint32_t slots = raw_addrs_per_inode(ctx, ri);
 
 	/* one reserved word before the inline data */
 	*size = slots > 1 ? (size_t)(slots - 1) * 4 : 0;
@@ -147,5 +179,5 @@ uint64_t dump_start_bidx(const struct dump_ctx *ctx, const struct f2fs_inode *ri
 		direct_before = 2 * (uint64_t)n + 2;	/* not a direct node */
 	else
 		direct_before = node_ofs - 5 - (node_ofs - indirect_end - 3) / (n + 1);
-	return direct_before * ADDRS_PER_BLOCK + dump_addrs_per_inode(ctx, ri);
+	return direct_before * dump_addrs_per_block(ctx, ri) + dump_addrs_per_inode(ctx, ri);
 }

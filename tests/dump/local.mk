@@ -6,6 +6,7 @@ DUMP_TESTS = \
 	tests/dump/extract.sh \
 	tests/dump/views.sh \
 	tests/dump/hostile.sh \
-	tests/dump/speed.sh
+	tests/dump/speed.sh \
+	tests/dump/kernel-extract.sh
 TESTS += $(DUMP_TESTS)
 EXTRA_DIST += $(DUMP_TESTS) tests/dump/common.sh tests/dump/dumpcheck.py

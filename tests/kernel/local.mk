@@ -36,5 +36,5 @@ clean-local-kernel:
 KERNEL_IMAGE_LOGS = tests/kernel/mkfs-matrix.log tests/kernel/power-cut.log \
 	tests/kernel/fill-gc.log
 KERNEL_IMAGE_USERS = tests/fsck/clean.log tests/dump/sbcp-oracle.log \
-	tests/dump/extract.log tests/dump/views.log
+	tests/dump/extract.log tests/dump/views.log tests/dump/kernel-extract.log
 $(KERNEL_IMAGE_USERS): $(KERNEL_IMAGE_LOGS)

@@ -7,3 +7,6 @@ tests_unit_test_mount_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += tests/unit/test_commit
 TESTS += tests/unit/test_commit
 tests_unit_test_commit_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/test_compress
+TESTS += tests/unit/test_compress
+tests_unit_test_compress_LDADD = $(UNIT_LDADD)

@@ -1,0 +1,117 @@
+/*
+ * test_compress.c - the LZ4 block decompressor and the cluster header:
+ * hand-assembled blocks (literals only, overlapping matches, long lengths),
+ * and every kind of malformed input refused without overrunning a buffer.
+ */
+#include <string.h>
+
+#include "unit.h"
+#include "f2fs_fs.h"
+#include "f2fs_err.h"
+#include "f2fs_compress.h"
+
+static void test_literals_only(void)
+{
+	static const uint8_t src[] = { 0x50, 'h', 'e', 'l', 'l', 'o' };
+	uint8_t out[16];
+	size_t n = 0;
+
+	CHECK(f2fs_lz4_decompress(src, sizeof(src), out, sizeof(out), &n) == 0);
+	CHECK_EQ_U64(n, 5);
+	CHECK(memcmp(out, "hello", 5) == 0);
+}
+
+/* "abc" then a match of 9 at offset 3 (overlapping), then "xyz". */
+static void test_overlapping_match(void)
+{
+	static const uint8_t src[] = { 0x35, 'a', 'b', 'c', 3, 0, 0x30, 'x', 'y', 'z' };
+	uint8_t out[32];
+	size_t n = 0;
+
+	CHECK(f2fs_lz4_decompress(src, sizeof(src), out, sizeof(out), &n) == 0);
+	CHECK_EQ_U64(n, 15);
+	CHECK(memcmp(out, "abcabcabcabcxyz", 15) == 0);
+}
+
+/* A run: one 'z' literal, then a match of 4096 - 1 at offset 1 using the
+ * extended length (15 + 255*k + r + 4). */
+static void test_long_match(void)
+{
+	uint8_t src[64], out[4096];
+	size_t i = 0, n = 0, rest = 4095 - 4 - 15;
+
+	src[i++] = 0x1F;
+	src[i++] = 'z';
+	src[i++] = 1;
+	src[i++] = 0;
+	while (rest >= 255) {
+		src[i++] = 255;
+		rest -= 255;
+	}
+	src[i++] = (uint8_t)rest;
+	CHECK(f2fs_lz4_decompress(src, i, out, sizeof(out), &n) == 0);
+	CHECK_EQ_U64(n, 4096);
+	for (i = 0; i < sizeof(out); i++)
+		if (out[i] != 'z')
+			break;
+	CHECK_EQ_U64(i, 4096);
+}
+
+static void test_malformed(void)
+{
+	static const uint8_t zero_offset[] = { 0x14, 'a', 0, 0 };
+	static const uint8_t far_offset[] = { 0x14, 'a', 5, 0 };
+	static const uint8_t short_literals[] = { 0x50, 'a', 'b' };
+	static const uint8_t cut_offset[] = { 0x14, 'a', 1 };
+	static const uint8_t cut_length[] = { 0xF0 };
+	static const uint8_t big_match[] = { 0x1F, 'a', 1, 0, 255, 255, 0 };
+	uint8_t out[64];
+	size_t n;
+
+	CHECK(f2fs_lz4_decompress(zero_offset, sizeof(zero_offset), out, sizeof(out), &n) == -EFSCORRUPTED);
+	CHECK(f2fs_lz4_decompress(far_offset, sizeof(far_offset), out, sizeof(out), &n) == -EFSCORRUPTED);
+	CHECK(f2fs_lz4_decompress(short_literals, sizeof(short_literals), out, sizeof(out), &n) == -EFSCORRUPTED);
+	CHECK(f2fs_lz4_decompress(cut_offset, sizeof(cut_offset), out, sizeof(out), &n) == -EFSCORRUPTED);
+	CHECK(f2fs_lz4_decompress(cut_length, sizeof(cut_length), out, sizeof(out), &n) == -EFSCORRUPTED);
+	CHECK(f2fs_lz4_decompress(big_match, sizeof(big_match), out, sizeof(out), &n) == -EFSCORRUPTED);
+	/* literals longer than the output */
+	CHECK(f2fs_lz4_decompress((const uint8_t *)"\x50hello", 6, out, 3, &n) == -EFSCORRUPTED);
+}
+
+static void test_cluster(void)
+{
+	uint8_t blk[F2FS_BLKSIZE], out[4 * F2FS_BLKSIZE];
+	uint8_t *p = blk + COMPRESS_HEADER_SIZE;
+	size_t rest = 4 * F2FS_BLKSIZE - 1 - 4 - 15, len;
+
+	/* one cluster of 4 blocks of 'q': a literal and a long match */
+	memset(blk, 0, sizeof(blk));
+	*p++ = 0x1F;
+	*p++ = 'q';
+	*p++ = 1;
+	*p++ = 0;
+	while (rest >= 255) {
+		*p++ = 255;
+		rest -= 255;
+	}
+	*p++ = (uint8_t)rest;
+	len = (size_t)(p - blk) - COMPRESS_HEADER_SIZE;
+	put_le32(blk, (uint32_t)len);
+	CHECK(f2fs_decompress_cluster(COMPRESS_LZ4, blk, 1, out, sizeof(out)) == 0);
+	CHECK(out[0] == 'q' && out[sizeof(out) - 1] == 'q');
+	/* wrong size: the cluster must decompress to exactly outlen */
+	CHECK(f2fs_decompress_cluster(COMPRESS_LZ4, blk, 1, out, sizeof(out) - 1) == -EFSCORRUPTED);
+	CHECK(f2fs_decompress_cluster(COMPRESS_ZSTD, blk, 1, out, sizeof(out)) == -EOPNOTSUPP);
+	put_le32(blk, F2FS_BLKSIZE);	/* clen past the blocks */
+	CHECK(f2fs_decompress_cluster(COMPRESS_LZ4, blk, 1, out, sizeof(out)) == -EFSCORRUPTED);
+}
+
+int main(void)
+{
+	test_literals_only();
+	test_overlapping_match();
+	test_long_match();
+	test_malformed();
+	test_cluster();
+	return unit_finish("test_compress");
+}
