@@ -1,4 +1,5 @@
 # bench: benchmarks, run by hand (not by make check).
 #   bench/fsck-bench.sh [path/to/fsck.f2fs]: ours against f2fs-tools'
 #   fsck.f2fs --dry-run, cold and warm, wall time ratios and peak RSS.
-EXTRA_DIST += bench/fsck-bench.sh
+#   bench/tools-bench.sh [BUILD_DIR]: mkfs and dump.f2fs against f2fs-tools.
+EXTRA_DIST += bench/fsck-bench.sh bench/tools-bench.sh

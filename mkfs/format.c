@@ -462,6 +462,10 @@ static int prepare_device(struct mkfs_ctx *ctx)
 	if ((err = f2fs_dev_write(ctx->dev, 0, 1, zero)) ||
 	    (err = f2fs_dev_write(ctx->dev, 1, 1, zero)))
 		return err;
+	/* A hole punched over a whole image file already reads as zeroes;
+	 * a discarded block device need not, so it is zeroed explicitly. */
+	if (ctx->trimmed && ctx->dev->is_regular)
+		return 0;
 	return zero_metadata(ctx);
 }
 
