@@ -236,6 +236,17 @@ static int run_view(struct dump_ctx *ctx, view_fn fn)
 	return fn(ctx);
 }
 
+/* Views that read the main area need every device of the volume; the
+ * device layer reads one device, so multi-device volumes stop here. */
+static int run_main_view(struct dump_ctx *ctx, view_fn fn)
+{
+	if (!ctx->open_err && ctx->fs->ndevs > 1)
+		return dump_fail(ctx, -EOPNOTSUPP, "%s is the first of %u devices; views of the "
+				 "main area of multi-device volumes are not supported",
+				 ctx->opt.device, ctx->fs->ndevs);
+	return run_view(ctx, fn);
+}
+
 /* Run the views in a fixed order; stop at the first failure. */
 static int run_views(struct dump_ctx *ctx)
 {
@@ -255,13 +266,13 @@ static int run_views(struct dump_ctx *ctx)
 	if (!err && o->nat_bits)
 		err = run_view(ctx, dump_nat_bits_view);
 	if (!err && o->have_blk)
-		err = run_view(ctx, dump_block_view);
+		err = run_main_view(ctx, dump_block_view);
 	if (!err && o->have_ino)
-		err = run_view(ctx, dump_inode_view);
+		err = run_main_view(ctx, dump_inode_view);
 	if (!err && o->scan)
-		err = run_view(ctx, dump_scan_view);
+		err = run_main_view(ctx, dump_scan_view);
 	if (!err && o->out_dir)
-		err = run_view(ctx, dump_extract);
+		err = run_main_view(ctx, dump_extract);
 	return err;
 }
 

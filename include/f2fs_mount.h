@@ -63,6 +63,7 @@ struct f2fs_fs {
 	uint8_t *nat_bitmap;
 	uint32_t sit_bitmap_size, nat_bitmap_size;
 	uint32_t inode_chksum_seed;
+	uint32_t ndevs;		/* devices of the volume (devs[] of the superblock) */
 };
 
 /* Open path read-only (or per opts) and load superblock, checkpoint and

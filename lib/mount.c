@@ -54,6 +54,12 @@ static void derive_geometry(struct f2fs_fs *fs)
 	fs->nat_blocks = (le32_to_cpu(sb->segment_count_nat) / 2) * BLKS_PER_SEG;
 	fs->max_nid = fs->nat_blocks * (uint32_t)NAT_ENTRY_PER_BLOCK;
 	fs->inode_chksum_seed = f2fs_inode_chksum_seed(sb->uuid);
+	fs->ndevs = 1;
+	if (sb->devs[0].path[0]) {
+		fs->ndevs = 0;
+		while (fs->ndevs < MAX_DEVICES && sb->devs[fs->ndevs].path[0])
+			fs->ndevs++;
+	}
 }
 
 /* Read both packs and choose the newer valid one (signed difference). */

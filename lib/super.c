@@ -140,7 +140,8 @@ int f2fs_sb_validate(const struct f2fs_super_block *sb, uint64_t dev_blocks,
 	    (err = check_sb_misc(sb, why)) ||
 	    (err = check_sb_boundaries(sb, why)))
 		return err;
-	if (dev_blocks && le64_to_cpu(sb->block_count) > dev_blocks)
+	/* On a multi-device volume block_count covers every device. */
+	if (dev_blocks && !sb->devs[0].path[0] && le64_to_cpu(sb->block_count) > dev_blocks)
 		SB_FAIL("block_count exceeds the device size");
 	return 0;
 }
