@@ -69,6 +69,8 @@ struct fsck_opts {
 	int progress_fd;	/* -C fd, -1 = none */
 	bool progress_bar;	/* -C 0 on a terminal */
 	unsigned int max_lines;	/* lines printed per problem code */
+	bool answer_no;		/* -n / -N given: never ask */
+	uint64_t write_limit;	/* --write-limit N (test hook): drop writes after N */
 };
 
 /* Per-nid state, calloc'd for max_nid entries (only touched pages become
@@ -136,6 +138,24 @@ struct fsck_ctx {
 	bool json_first;
 	FILE *out;
 	int exit_override;		/* operational error seen: exit 8 */
+	bool muted;			/* re-checking a fixed copy: report nothing */
+
+	/* repair: fixes recorded by the passes (fsck_fix.c), applied after
+	 * the check in one checkpoint (fsck_repair.c); NULL if not recording */
+	struct fsck_repair *rep;
+};
+
+/* Where a directory entry lives, so a fix can rewrite it: a dentry block
+ * (a data block of the directory) or the inline area of the directory
+ * inode.  Offsets are bytes inside that 4 KiB block. */
+struct fsck_dent_loc {
+	uint32_t dir_ino;	/* 0: no location */
+	uint32_t blkaddr;	/* dentry block, or the directory inode's block */
+	uint32_t owner;		/* node holding the block's address (blocks) */
+	uint16_t owner_ofs;	/* ofs_in_node of that address */
+	uint16_t slot, nslots;
+	uint16_t bitmap_off, de_base, name_base;
+	uint8_t is_inline;
 };
 
 /* ---- fsck_report.c ---- */
@@ -164,6 +184,9 @@ int fsck_pass_ssa(struct fsck_ctx *ctx);
 int fsck_pass_verify(struct fsck_ctx *ctx);
 /* -l: print superblock and checkpoint fields. */
 void fsck_print_sb_cp(struct fsck_ctx *ctx);
+
+/* ---- repair (fsck_fix.c records fixes, fsck_repair.c applies them) ---- */
+#include "fsck_repair.h"
 
 /* ---- helpers shared by passes (fsck_util.c) ---- */
 static inline bool fsck_bit(const uint8_t *map, uint64_t nr)

@@ -50,19 +50,44 @@ uint8_t fsck_mode_to_ftype(uint16_t mode)
 }
 
 #define REPORT(code, ...) fsck_report(ctx, code, FSCK_OBJ(.ino = ino, __VA_ARGS__))
+/* The writable copy of the inode being checked (NULL when not repairing). */
+#define FIX() fsck_fix_node(ctx, ino, w->inode_addr, w->inode)
 
 /* Extra attribute area; returns false if its size makes offsets unusable. */
-static bool check_extra(struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_inode *ri)
+static void fix_ixa(struct fsck_walk *w, uint32_t ino)
 {
+	struct fsck_ctx *ctx = w->ctx;
+	struct f2fs_node *c = FIX();
+
+	if (c)
+		c->i.i_inline_xattr_size = cpu_to_le16(ctx->rep->ixa_ref ? ctx->rep->ixa_ref :
+						       DEFAULT_INLINE_XATTR_ADDRS);
+}
+
+static bool check_extra(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri)
+{
+	struct fsck_ctx *ctx = w->ctx;
 	uint32_t isz = le16_to_cpu(ri->i_extra_isize);
 	uint32_t ixa;
+	struct f2fs_node *c;
 
 	if (!(ri->i_inline & F2FS_EXTRA_ATTR))
 		return true;
-	if (!(ctx->fs->features & F2FS_FEATURE_EXTRA_ATTR))
+	if (!(ctx->fs->features & F2FS_FEATURE_EXTRA_ATTR)) {
 		REPORT(PR_INODE_EXTRA_NO_FEATURE);
+		c = FIX();
+		if (c) {
+			c->i.i_inline &= (uint8_t)~F2FS_EXTRA_ATTR;
+			return false;
+		}
+	}
 	if (isz < F2FS_MIN_EXTRA_ATTR_SIZE || isz > F2FS_TOTAL_EXTRA_ATTR_SIZE || isz % 4) {
 		REPORT(PR_INODE_EXTRA_ISIZE, .found = isz);
+		c = FIX();
+		if (c)
+			c->i.i_extra_isize = cpu_to_le16(ctx->rep->extra_isize_ref ?
+							 ctx->rep->extra_isize_ref :
+							 F2FS_TOTAL_EXTRA_ATTR_SIZE);
 		return false;
 	}
 	ixa = le16_to_cpu(ri->i_inline_xattr_size);
@@ -70,46 +95,76 @@ static bool check_extra(struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_in
 	    (ri->i_inline & F2FS_INLINE_XATTR) &&
 	    (ixa < F2FS_INLINE_XATTR_ADDRS_MIN || ixa > MAX_INLINE_XATTR_SIZE)) {
 		REPORT(PR_INODE_INLINE_XATTR_SIZE, .found = ixa);
+		fix_ixa(w, ino);
 		return false;
 	}
 	if ((ctx->fs->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) && ixa > MAX_INLINE_XATTR_SIZE) {
 		REPORT(PR_INODE_INLINE_XATTR_SIZE, .found = ixa);
+		fix_ixa(w, ino);
 		return false;
 	}
+	if (ctx->rep && !ctx->rep->extra_isize_ref)
+		ctx->rep->extra_isize_ref = (uint16_t)isz;
+	if (ctx->rep && !ctx->rep->ixa_ref && (ri->i_inline & F2FS_INLINE_XATTR) &&
+	    (ctx->fs->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR))
+		ctx->rep->ixa_ref = (uint16_t)ixa;
 	return true;
 }
 
-static void check_checksum(struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_node *node)
+static void check_checksum(struct fsck_walk *w, uint32_t ino, const struct f2fs_node *node)
 {
+	struct fsck_ctx *ctx = w->ctx;
 	uint32_t want, have;
 
 	if (!f2fs_inode_has_checksum(ctx->fs->features, node))
 		return;
 	want = f2fs_inode_checksum(ctx->fs->inode_chksum_seed, node);
 	have = le32_to_cpu(node->i.i_inode_checksum);
-	if (want != have)
+	if (want != have) {
 		REPORT(PR_INODE_CHECKSUM, .found = have, .expected = want);
+		(void)FIX();	/* rewritten with a fresh checksum */
+	}
 }
 
-static bool check_compression(struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_inode *ri,
+static void clear_compr_flag(struct fsck_walk *w, uint32_t ino)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct f2fs_node *c = FIX();
+
+	if (c)
+		c->i.i_flags = cpu_to_le32(le32_to_cpu(c->i.i_flags) & ~(uint32_t)F2FS_COMPR_FL);
+}
+
+static bool check_compression(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri,
 			      struct fsck_file *f)
 {
+	struct fsck_ctx *ctx = w->ctx;
 	uint32_t isz = fsck_extra_words(ri) * 4;
+	struct f2fs_node *c;
 
 	if (!(le32_to_cpu(ri->i_flags) & F2FS_COMPR_FL))
 		return true;
 	if (!(ctx->fs->features & F2FS_FEATURE_COMPRESSION)) {
 		REPORT(PR_INODE_COMPRESS, .str = "flag without the compression feature");
+		clear_compr_flag(w, ino);
 		return false;
 	}
 	if (isz < F2FS_TOTAL_EXTRA_ATTR_SIZE) {
 		REPORT(PR_INODE_COMPRESS, .str = "flag with an extra area too small for its fields");
+		clear_compr_flag(w, ino);
 		return false;
 	}
-	if (ri->i_compress_algorithm > MAX_COMPRESS_ALGO)
+	if (ri->i_compress_algorithm > MAX_COMPRESS_ALGO) {
 		REPORT(PR_INODE_COMPRESS, .found = ri->i_compress_algorithm, .str = "algorithm is unknown");
+		c = FIX();
+		if (c)
+			c->i.i_compress_algorithm = 0;
+	}
 	if (ri->i_log_cluster_size < MIN_LOG_CLUSTER || ri->i_log_cluster_size > MAX_LOG_CLUSTER) {
 		REPORT(PR_INODE_COMPRESS, .found = ri->i_log_cluster_size, .str = "cluster size is invalid");
+		c = FIX();
+		if (c)
+			c->i.i_log_cluster_size = MIN_LOG_CLUSTER;
 		return false;
 	}
 	if (!S_ISREG(le16_to_cpu(ri->i_mode)))
@@ -120,27 +175,41 @@ static bool check_compression(struct fsck_ctx *ctx, uint32_t ino, const struct f
 	return true;
 }
 
-static void check_inline_data(struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_inode *ri,
+static void check_inline_data(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri,
 			      uint32_t max_inline)
 {
+	struct fsck_ctx *ctx = w->ctx;
 	uint16_t mode = le16_to_cpu(ri->i_mode);
+	struct f2fs_node *c;
 
 	if (!(ri->i_inline & F2FS_INLINE_DATA))
 		return;
-	if (!S_ISREG(mode) && !S_ISLNK(mode))
+	if (!S_ISREG(mode) && !S_ISLNK(mode)) {
 		REPORT(PR_INODE_INLINE_DATA, .str = "on a file that is neither regular nor a symlink");
-	else if (le64_to_cpu(ri->i_size) > max_inline)
+		c = FIX();
+		if (c)
+			c->i.i_inline &= (uint8_t)~F2FS_INLINE_DATA;
+	} else if (le64_to_cpu(ri->i_size) > max_inline) {
 		REPORT(PR_INODE_INLINE_DATA, .found = le64_to_cpu(ri->i_size),
 		       .str = "with i_size larger than the inline area");
-	else if (le32_to_cpu(ri->i_flags) & F2FS_COMPR_FL)
+		c = FIX();
+		if (c)
+			c->i.i_size = cpu_to_le64(max_inline);
+	} else if (le32_to_cpu(ri->i_flags) & F2FS_COMPR_FL) {
 		REPORT(PR_INODE_INLINE_DATA, .str = "on a compressed file");
-	else if (ri->i_addr[fsck_extra_words(ri)])
+		clear_compr_flag(w, ino);
+	} else if (ri->i_addr[fsck_extra_words(ri)]) {
 		REPORT(PR_INODE_INLINE_DATA, .str = "with its reserved first word set");
+		c = FIX();
+		if (c)
+			c->i.i_addr[fsck_extra_words(ri)] = 0;
+	}
 }
 
-static void check_ext(struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_inode *ri,
+static void check_ext(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri,
 		      struct fsck_file *f)
 {
+	struct fsck_ctx *ctx = w->ctx;
 	uint32_t blk = le32_to_cpu(ri->i_ext.blk), len = le32_to_cpu(ri->i_ext.len);
 
 	f->ext_len = 0;
@@ -149,6 +218,12 @@ static void check_ext(struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_inod
 	if (!fsck_addr_in_main(ctx, blk) || !fsck_addr_in_main(ctx, blk + len - 1) ||
 	    (uint64_t)blk + len - 1 > UINT32_MAX) {
 		REPORT(PR_INODE_EXTENT, .blkaddr = blk, .str = "lies outside the main area (the kernel refuses the inode)");
+		{
+			struct f2fs_node *c = FIX();
+
+			if (c)
+				memset(&c->i.i_ext, 0, sizeof(c->i.i_ext));
+		}
 		return;
 	}
 	f->ext_fofs = le32_to_cpu(ri->i_ext.fofs);
@@ -158,27 +233,68 @@ static void check_ext(struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_inod
 	f->ext_mismatch = false;
 }
 
-static void check_misc(struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_inode *ri)
+static void check_misc(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri)
 {
+	struct fsck_ctx *ctx = w->ctx;
 	uint32_t xnid = le32_to_cpu(ri->i_xattr_nid);
 	uint32_t flags = le32_to_cpu(ri->i_flags);
 	uint16_t mode = le16_to_cpu(ri->i_mode);
+	struct f2fs_node *c;
 
 	if (le64_to_cpu(ri->i_blocks) == 0)
-		REPORT(PR_INODE_ZERO_BLOCKS);
-	if (xnid && (xnid == ino || xnid < F2FS_RESERVED_NODE_NUM || xnid >= ctx->fs->max_nid))
+		REPORT(PR_INODE_ZERO_BLOCKS);	/* fixed with i_blocks by the walk */
+	if (xnid && (xnid == ino || xnid < F2FS_RESERVED_NODE_NUM || xnid >= ctx->fs->max_nid)) {
 		REPORT(PR_INODE_XATTR_NID, .found = xnid);
-	if ((ri->i_inline & F2FS_INLINE_DENTRY) && !S_ISDIR(mode))
+		if ((c = FIX()))
+			c->i.i_xattr_nid = 0;
+	}
+	if ((ri->i_inline & F2FS_INLINE_DENTRY) && !S_ISDIR(mode)) {
 		REPORT(PR_INODE_INLINE_DENTRY);
-	if ((flags & F2FS_CASEFOLD_FL) && !(ctx->fs->features & F2FS_FEATURE_CASEFOLD))
-		REPORT(PR_INODE_CASEFOLD, .str = "without the casefold feature");
-	else if ((flags & F2FS_CASEFOLD_FL) && !S_ISDIR(mode))
-		REPORT(PR_INODE_CASEFOLD, .str = "on a file that is not a directory");
-	if (le32_to_cpu(ri->i_namelen) > F2FS_NAME_LEN)
+		if ((c = FIX()))
+			c->i.i_inline &= (uint8_t)~F2FS_INLINE_DENTRY;
+	}
+	if ((flags & F2FS_CASEFOLD_FL) && (!(ctx->fs->features & F2FS_FEATURE_CASEFOLD) ||
+					   !S_ISDIR(mode))) {
+		REPORT(PR_INODE_CASEFOLD, .str = !(ctx->fs->features & F2FS_FEATURE_CASEFOLD) ?
+		       "without the casefold feature" : "on a file that is not a directory");
+		if ((c = FIX()))
+			c->i.i_flags = cpu_to_le32(flags & ~(uint32_t)F2FS_CASEFOLD_FL);
+	}
+	if (le32_to_cpu(ri->i_namelen) > F2FS_NAME_LEN) {
 		REPORT(PR_INODE_NAMELEN, .found = le32_to_cpu(ri->i_namelen), .expected = F2FS_NAME_LEN);
+		if ((c = FIX()))
+			c->i.i_namelen = cpu_to_le32((uint32_t)strnlen((const char *)c->i.i_name,
+								       F2FS_NAME_LEN));
+	}
 	if (S_ISDIR(mode) && (le32_to_cpu(ri->i_current_depth) > MAX_DIR_HASH_DEPTH ||
-			      ri->i_dir_level > MAX_DIR_HASH_DEPTH))
+			      ri->i_dir_level > MAX_DIR_HASH_DEPTH)) {
 		REPORT(PR_INODE_DEPTH, .found = le32_to_cpu(ri->i_current_depth), .expected = ri->i_dir_level);
+		if ((c = FIX())) {
+			/* the directory pass raises the depth to the deepest block */
+			if (le32_to_cpu(ri->i_current_depth) > MAX_DIR_HASH_DEPTH)
+				c->i.i_current_depth = cpu_to_le32(1);
+			if (ri->i_dir_level > MAX_DIR_HASH_DEPTH)
+				c->i.i_dir_level = 0;
+		}
+	}
+}
+
+/* An invalid i_mode: take the type from the entry that named it. */
+static void fix_mode(struct fsck_walk *w, uint32_t ino, const struct fsck_item *it)
+{
+	static const uint16_t fmt[F2FS_FT_MAX] = {
+		[F2FS_FT_REG_FILE] = S_IFREG, [F2FS_FT_DIR] = S_IFDIR, [F2FS_FT_CHRDEV] = S_IFCHR,
+		[F2FS_FT_BLKDEV] = S_IFBLK, [F2FS_FT_FIFO] = S_IFIFO, [F2FS_FT_SOCK] = S_IFSOCK,
+		[F2FS_FT_SYMLINK] = S_IFLNK,
+	};
+	struct fsck_ctx *ctx = w->ctx;
+	uint8_t ft = it->ftype < F2FS_FT_MAX ? it->ftype : F2FS_FT_UNKNOWN;
+	struct f2fs_node *c;
+
+	if (ft == F2FS_FT_UNKNOWN)
+		ft = F2FS_FT_REG_FILE;
+	if ((c = FIX()))
+		c->i.i_mode = cpu_to_le16((uint16_t)((le16_to_cpu(c->i.i_mode) & 07777) | fmt[ft]));
 }
 
 bool fsck_check_inode_fields(struct fsck_walk *w, const struct fsck_item *it,
@@ -198,19 +314,23 @@ bool fsck_check_inode_fields(struct fsck_walk *w, const struct fsck_item *it,
 	f->i_size = le64_to_cpu(ri->i_size);
 	f->keep_size = ri->i_advise & FADVISE_KEEP_SIZE_BIT;
 	f->verity = ri->i_advise & FADVISE_VERITY_BIT;
-	check_checksum(ctx, ino, node);
-	if (f->ftype == F2FS_FT_UNKNOWN)
+	(void)addr;
+	check_checksum(w, ino, node);
+	if (f->ftype == F2FS_FT_UNKNOWN) {
 		REPORT(PR_INODE_MODE, .found = f->mode, .blkaddr = addr);
-	check_misc(ctx, ino, ri);
-	if (!check_extra(ctx, ino, ri))
+		fix_mode(w, ino, it);
+	}
+	check_misc(w, ino, ri);
+	if (!check_extra(w, ino, ri))
 		return false;
 	extra = fsck_extra_words(ri);
 	ixa = fsck_inline_xattr_addrs(ctx, ri);
 	if (extra + ixa + 1 > DEF_ADDRS_PER_INODE) {
 		REPORT(PR_INODE_INLINE_XATTR_SIZE, .found = ixa);
+		fix_ixa(w, ino);
 		return false;
 	}
-	if (!check_compression(ctx, ino, ri, f))
+	if (!check_compression(w, ino, ri, f))
 		return false;
 	f->extra_words = extra;
 	f->addrs_per_inode = DEF_ADDRS_PER_INODE - extra - ixa;
@@ -219,8 +339,8 @@ bool fsck_check_inode_fields(struct fsck_walk *w, const struct fsck_item *it,
 		f->addrs_per_inode -= f->addrs_per_inode % f->cluster;
 		f->addrs_per_block -= f->addrs_per_block % f->cluster;
 	}
-	check_inline_data(ctx, ino, ri, 4 * (DEF_ADDRS_PER_INODE - extra - ixa - 1));
-	check_ext(ctx, ino, ri, f);
+	check_inline_data(w, ino, ri, 4 * (DEF_ADDRS_PER_INODE - extra - ixa - 1));
+	check_ext(w, ino, ri, f);
 	return true;
 }
 
@@ -228,8 +348,34 @@ bool fsck_check_inode_fields(struct fsck_walk *w, const struct fsck_item *it,
 
 #define XATTR_SPACE_MAX	(MAX_INLINE_XATTR_SIZE * 4 + 4072)
 
-static void walk_xattr_list(struct fsck_ctx *ctx, uint32_t ino, const uint8_t *p, uint32_t size)
+/* End the xattr list at byte off of the xattr space (inline area of
+ * ixa words, then the xattr node). */
+static void cut_xattrs(struct fsck_walk *w, uint32_t ino, uint32_t off, uint32_t ixa)
 {
+	struct fsck_ctx *ctx = w->ctx;
+	struct f2fs_node *c;
+	uint32_t n = 4;
+
+	if (!ctx->rep)
+		return;
+	while (n--) {
+		uint32_t o = off + n;
+
+		if (o < ixa * 4) {
+			if ((c = FIX()))
+				((uint8_t *)&c->i.i_addr[DEF_ADDRS_PER_INODE - ixa])[o] = 0;
+		} else if (w->xnid && o - ixa * 4 < 4072) {
+			c = fsck_fix_node(ctx, w->xnid, w->xaddr, NULL);
+			if (c)
+				((uint8_t *)c)[o - ixa * 4] = 0;
+		}
+	}
+}
+
+static void walk_xattr_list(struct fsck_walk *w, uint32_t ino, const uint8_t *p, uint32_t size,
+			    uint32_t ixa)
+{
+	struct fsck_ctx *ctx = w->ctx;
 	uint32_t off = sizeof(struct f2fs_xattr_header);
 
 	if (size < off)
@@ -243,15 +389,19 @@ static void walk_xattr_list(struct fsck_ctx *ctx, uint32_t ino, const uint8_t *p
 		esz = (4 + e->e_name_len + le16_to_cpu(e->e_value_size) + 3) & ~3u;
 		if (e->e_name_len == 0) {
 			REPORT(PR_XATTR_ENTRY, .idx = off, .str = "has an empty name");
+			cut_xattrs(w, ino, off, ixa);
 			return;
 		}
 		if (off + esz > size) {
 			REPORT(PR_XATTR_ENTRY, .idx = off, .str = "runs past the end of the xattr space");
+			cut_xattrs(w, ino, off, ixa);
 			return;
 		}
 		off += esz;
 	}
 	REPORT(PR_XATTR_ENTRY, .idx = off, .str = "the list has no terminating zero word");
+	if (off >= 4)
+		cut_xattrs(w, ino, off - 4 < size - 4 ? size - 4 : off - 4, ixa);
 }
 
 void fsck_check_xattrs(struct fsck_walk *w, const struct f2fs_node *inode,
@@ -280,5 +430,5 @@ void fsck_check_xattrs(struct fsck_walk *w, const struct f2fs_node *inode,
 	/* an area never written (no header) holds no entries */
 	if (!memcmp(space, zero, 4) && !get_le32(space + sizeof(struct f2fs_xattr_header)))
 		return;
-	walk_xattr_list(ctx, ino, space, size);
+	walk_xattr_list(w, ino, space, size, ixa);
 }

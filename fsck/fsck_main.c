@@ -3,9 +3,12 @@
  * e2fsck's -C and a --json report), opening the volume read-only, running
  * the passes in order over one context, and the fsck(8) exit code.
  *
- * Never writes: the device is opened read-only whatever the mode, and
- * nothing ever prompts (repair is issue 5; the repair modes check and
- * report what they would fix).
+ * A check (no option, -n) opens the device read-only and never writes.
+ * The repair modes (-a/-p: preen-safe problems only; -y/-f: everything;
+ * --dry-run: compute the repair, drop its writes) record fixes during the
+ * check and apply them in one checkpoint (fsck_repair.c), then check the
+ * volume again for the exit code: 1 when everything was fixed, 4 when
+ * problems remain.  Only a check on a terminal asks, once, whether to fix.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -20,10 +23,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: fsck.f2fs [options] device\n"
-		"  -a, -p [0|1|2]  preen: check, fix what is safe (reports only: repair is not implemented yet)\n"
-		"  -f, -y          full check and fix everything (reports only for now)\n"
+		"  -a, -p [0|1|2]  preen: fix what is safe without asking; stop (exit 4) on anything else\n"
+		"  -f, -y          full check and fix everything\n"
 		"  -n, -N          check only, answer no to everything (default)\n"
-		"  --dry-run       check and show what a repair would do; never writes\n"
+		"  --dry-run       check and compute the repair, show what it would write; never writes\n"
 		"  -d N            debug level (diagnostics on stderr)\n"
 		"  -l              print the superblock and checkpoint and exit\n"
 		"  -t              print the directory tree while checking\n"
@@ -47,7 +50,7 @@ static void list_problems(void)
 	}
 }
 
-enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP, OPT_PROBLEMS };
+enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP, OPT_PROBLEMS, OPT_WRITE_LIMIT };
 
 static const struct option long_opts[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -57,6 +60,7 @@ static const struct option long_opts[] = {
 	{ "debug-cache", no_argument, NULL, OPT_IGNORED },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "list-problems", no_argument, NULL, OPT_PROBLEMS },
+	{ "write-limit", required_argument, NULL, OPT_WRITE_LIMIT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -118,7 +122,14 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 		case 'a': o->mode = FSCK_MODE_PREEN; break;
 		case 'p': parse_preen(argc, argv, o); break;
 		case 'f': case 'y': o->mode = FSCK_MODE_YES; break;
-		case 'n': case 'N': o->mode = FSCK_MODE_CHECK; break;
+		case 'n': case 'N': o->mode = FSCK_MODE_CHECK; o->answer_no = true; break;
+		case OPT_WRITE_LIMIT:
+			if (!parse_uint(optarg, 1L << 40, &v)) {
+				fprintf(stderr, "fsck.f2fs: --write-limit needs a number\n");
+				return FSCK_EXIT_USAGE;
+			}
+			o->write_limit = (uint64_t)v;
+			break;
 		case OPT_DRY_RUN: o->dry_run = true; break;
 		case OPT_JSON: o->json = true; break;
 		case 'd':
@@ -176,6 +187,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 		f2fs_sit_free(&ctx->sit);
 	if (ctx->nat_loaded)
 		f2fs_nat_free(&ctx->nat);
+	fsck_repair_free(ctx);
 	free(ctx->reach);
 	free(ctx->nat_addr);
 	free(ctx->chain);
@@ -199,7 +211,7 @@ static int alloc_maps(struct fsck_ctx *ctx)
 	ctx->ni = calloc(fs->max_nid ? fs->max_nid : 1, sizeof(*ctx->ni));
 	if (!ctx->reach || !ctx->nat_addr || !ctx->chain || !ctx->seg_kind || !ctx->ni)
 		return -ENOMEM;
-	return 0;
+	return fsck_repair_init(ctx);
 }
 
 /* Run a pass; an operational failure (I/O, memory) makes the exit 8. */
@@ -234,41 +246,163 @@ static void run_passes(struct fsck_ctx *ctx)
 	run(ctx, "verify", fsck_pass_verify);
 }
 
-int main(int argc, char **argv)
+/* Whether every problem reported may be fixed without asking. */
+static bool all_preen_safe(const struct fsck_ctx *ctx)
+{
+	for (size_t i = 0; i < fsck_n_problems; i++)
+		if (ctx->code_count[i] && fsck_problems[i].severity != FSCK_SEV_INFO &&
+		    !fsck_problems[i].preen_ok)
+			return false;
+	return true;
+}
+
+/* Ask once on a terminal; EOF or anything but y/yes is no. */
+static bool ask_fix(void)
+{
+	char line[16];
+
+	fputs("Fix? [y/N] ", stdout);
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		return false;
+	return line[0] == 'y' || line[0] == 'Y';
+}
+
+static bool interactive(const struct fsck_opts *o)
+{
+	return o->mode == FSCK_MODE_CHECK && !o->answer_no && !o->dry_run && !o->json &&
+	       isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+}
+
+static bool repairing(const struct fsck_opts *o)
+{
+	return o->mode != FSCK_MODE_CHECK || o->dry_run;
+}
+
+/* Open the volume and run every pass.  Returns -1 on success (ctx ready)
+ * or an exit code. */
+static int open_and_check(struct fsck_ctx *ctx, bool write)
+{
+	struct f2fs_dev_opts dopts = { .read_only = !write, .dry_run = write && ctx->opt.dry_run };
+	struct f2fs_dev *dev;
+	int err;
+
+	err = f2fs_dev_open(ctx->opt.device, &dopts, &dev);
+	if (err) {
+		fsck_diag(ctx, "cannot open %s: %s", ctx->opt.device, f2fs_strerror(err));
+		return FSCK_EXIT_ERROR;
+	}
+	if (ctx->opt.write_limit)
+		f2fs_dev_set_write_limit(dev, ctx->opt.write_limit);
+	err = f2fs_fs_open_dev(dev, &ctx->fs);
+	if (err && err != -EFSCORRUPTED && err != -EFSBADCRC) {
+		fsck_diag(ctx, "cannot load %s: %s", ctx->opt.device, f2fs_strerror(err));
+		f2fs_fs_close(ctx->fs);
+		ctx->fs = NULL;
+		return FSCK_EXIT_ERROR;
+	}
+	ctx->fs_usable = !err;
+	if (ctx->opt.list_only) {
+		fsck_print_sb_cp(ctx);
+		err = ctx->fs_usable ? FSCK_EXIT_OK : FSCK_EXIT_UNCORRECTED;
+		f2fs_fs_close(ctx->fs);
+		ctx->fs = NULL;
+		return err;
+	}
+	fsck_report_init(ctx);
+	if (!ctx->code_count) {
+		fsck_diag(ctx, "out of memory");
+		f2fs_fs_close(ctx->fs);
+		ctx->fs = NULL;
+		return FSCK_EXIT_ERROR;
+	}
+	run_passes(ctx);
+	return -1;
+}
+
+static void debug_io(struct fsck_ctx *ctx)
+{
+	fsck_debug(ctx, 1, "blocks: %llu data, %llu NEW_ADDR, %llu COMPRESS_ADDR slots, %llu nodes",
+		   (unsigned long long)ctx->st.data_blocks, (unsigned long long)ctx->st.new_addr_blocks,
+		   (unsigned long long)ctx->st.compress_addr_slots, (unsigned long long)ctx->st.nodes);
+	if (ctx->opt.debug && ctx->fs && ctx->fs->dev)
+		fsck_debug(ctx, 1, "I/O: %llu read calls, %llu blocks read, %llu writes",
+			   (unsigned long long)ctx->fs->dev->stats.read_calls,
+			   (unsigned long long)ctx->fs->dev->stats.read_blocks,
+			   (unsigned long long)ctx->fs->dev->stats.write_calls);
+}
+
+/* The check after a repair: its problems are printed; returns their count
+ * or -1 when the volume cannot be read. */
+static int64_t recheck(const struct fsck_opts *o)
 {
 	struct fsck_ctx ctx;
-	struct f2fs_dev_opts dopts = { .read_only = true };
-	struct f2fs_dev *dev;
-	int code, err;
+	int code;
+	int64_t n;
 
 	memset(&ctx, 0, sizeof(ctx));
-	code = parse_args(argc, argv, &ctx.opt);
+	ctx.opt = *o;
+	ctx.opt.mode = FSCK_MODE_CHECK;
+	ctx.opt.dry_run = false;
+	ctx.opt.json = false;
+	ctx.opt.tree = false;
+	ctx.opt.write_limit = 0;
+	ctx.opt.progress_fd = -1;
+	ctx.opt.progress_bar = false;
+	code = open_and_check(&ctx, false);
+	if (code >= 0)
+		return -1;
+	n = ctx.exit_override ? -1 : (int64_t)(ctx.n_errors + ctx.n_warnings);
+	free_ctx(&ctx);
+	return n;
+}
+
+/* Repair what the check recorded; returns the exit code. */
+static int repair(struct fsck_ctx *ctx)
+{
+	uint64_t written = 0;
+	int64_t left;
+	int err;
+
+	if (ctx->opt.mode == FSCK_MODE_PREEN && !ctx->opt.dry_run && !all_preen_safe(ctx)) {
+		fsck_diag(ctx, "UNEXPECTED INCONSISTENCY: a problem is not safe to fix unattended; "
+			  "run fsck.f2fs -y (nothing was written)");
+		return FSCK_EXIT_UNCORRECTED;
+	}
+	err = fsck_repair_apply(ctx, &written);
+	if (err == -EAGAIN)
+		return FSCK_EXIT_UNCORRECTED;
+	if (err) {
+		fsck_diag(ctx, "repair failed: %s", f2fs_strerror(err));
+		return FSCK_EXIT_ERROR;
+	}
+	if (ctx->opt.dry_run)
+		return FSCK_EXIT_UNCORRECTED;
+	if (ctx->opt.write_limit)
+		return FSCK_EXIT_NONDESTRUCT;	/* test hook: the cut image is judged by the caller */
+	fprintf(ctx->out, "%s: repaired; checking again\n", ctx->opt.device);
+	fflush(ctx->out);
+	left = recheck(&ctx->opt);
+	if (left < 0)
+		return FSCK_EXIT_ERROR;
+	if (left) {
+		fsck_diag(ctx, "%lld problems remain after the repair", (long long)left);
+		return FSCK_EXIT_UNCORRECTED;
+	}
+	return FSCK_EXIT_NONDESTRUCT;
+}
+
+static int run_once(const struct fsck_opts *o, bool *ask_again)
+{
+	struct fsck_ctx ctx;
+	int code;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.opt = *o;
+	*ask_again = false;
+	code = open_and_check(&ctx, repairing(o));
 	if (code >= 0)
 		return code;
-	err = f2fs_dev_open(ctx.opt.device, &dopts, &dev);
-	if (err) {
-		fsck_diag(&ctx, "cannot open %s: %s", ctx.opt.device, f2fs_strerror(err));
-		return FSCK_EXIT_ERROR;
-	}
-	err = f2fs_fs_open_dev(dev, &ctx.fs);
-	if (err && err != -EFSCORRUPTED && err != -EFSBADCRC) {
-		fsck_diag(&ctx, "cannot load %s: %s", ctx.opt.device, f2fs_strerror(err));
-		f2fs_fs_close(ctx.fs);
-		return FSCK_EXIT_ERROR;
-	}
-	ctx.fs_usable = !err;
-	if (ctx.opt.list_only) {
-		fsck_print_sb_cp(&ctx);
-		f2fs_fs_close(ctx.fs);
-		return ctx.fs_usable ? FSCK_EXIT_OK : FSCK_EXIT_UNCORRECTED;
-	}
-	fsck_report_init(&ctx);
-	if (!ctx.code_count) {
-		fsck_diag(&ctx, "out of memory");
-		f2fs_fs_close(ctx.fs);
-		return FSCK_EXIT_ERROR;
-	}
-	run_passes(&ctx);
 	if (ctx.exit_override)
 		code = ctx.exit_override;
 	else if (ctx.n_errors + ctx.n_warnings)
@@ -276,14 +410,28 @@ int main(int argc, char **argv)
 	else
 		code = FSCK_EXIT_OK;
 	fsck_print_summary(&ctx, code);
-	fsck_debug(&ctx, 1, "blocks: %llu data, %llu NEW_ADDR, %llu COMPRESS_ADDR slots, %llu nodes",
-		   (unsigned long long)ctx.st.data_blocks, (unsigned long long)ctx.st.new_addr_blocks,
-		   (unsigned long long)ctx.st.compress_addr_slots, (unsigned long long)ctx.st.nodes);
-	if (ctx.opt.debug && ctx.fs && ctx.fs->dev)
-		fsck_debug(&ctx, 1, "I/O: %llu read calls, %llu blocks read, %llu writes",
-			   (unsigned long long)ctx.fs->dev->stats.read_calls,
-			   (unsigned long long)ctx.fs->dev->stats.read_blocks,
-			   (unsigned long long)ctx.fs->dev->stats.write_calls);
+	debug_io(&ctx);
+	if (code == FSCK_EXIT_UNCORRECTED && repairing(o))
+		code = repair(&ctx);
+	else if (code == FSCK_EXIT_UNCORRECTED && interactive(o))
+		*ask_again = ask_fix();
 	free_ctx(&ctx);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	struct fsck_opts o;
+	bool again;
+	int code;
+
+	code = parse_args(argc, argv, &o);
+	if (code >= 0)
+		return code;
+	code = run_once(&o, &again);
+	if (again) {
+		o.mode = FSCK_MODE_YES;
+		code = run_once(&o, &again);
+	}
 	return code;
 }

@@ -14,10 +14,42 @@
 #include "f2fs_err.h"
 #include "fsck_walk.h"
 
+/* Hash and block of a correctly hashed entry, to find the i_dir_level
+ * under which misplaced entries would be in place. */
+struct placed {
+	uint32_t hash;
+	uint32_t bidx;
+};
+
 struct dir_state {
 	struct fsck_dir_walk d;
 	bool seen_dot, seen_dotdot;
+	/* for fixes */
+	struct fsck_dent_loc loc;	/* the block being scanned (slot unset) */
+	const void *blk;		/* that block as read */
+	struct fsck_dent_loc loc0;	/* block 0 (or the inline area) */
+	const void *blk0;
+	bool have0;
+	uint32_t max_level;		/* deepest level holding a block, + 1 */
+	uint64_t max_bidx;		/* last dentry block + 1 */
+	bool misplaced;
+	struct placed *placed;
+	uint32_t n_placed, cap_placed;
 };
+
+/* The location of slot i of the block being scanned. */
+static const struct fsck_dent_loc *slot_loc(struct dir_state *s, uint32_t slot)
+{
+	s->loc.slot = (uint16_t)slot;
+	return &s->loc;
+}
+
+static void fix_entry(struct fsck_walk *w, struct dir_state *s, uint32_t slot,
+		      enum fsck_dent_op op, uint32_t val)
+{
+	if (w->ctx->rep)
+		fsck_fix_dentry(w->ctx, slot_loc(s, slot), s->blk, op, val);
+}
 
 /* ---- hash-table geometry ---- */
 
@@ -117,34 +149,56 @@ unverifiable:
 
 /* ---- one entry ---- */
 
+/* File type of inode ino for an entry that has none valid: from the walk
+ * when it checked the inode, else from the inode block. */
+static uint8_t fsck_entry_ftype(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct f2fs_nat_entry e;
+	struct f2fs_node n;
+
+	if (ino < ctx->fs->max_nid && (ctx->ni[ino].flags & FSCK_NI_INODE))
+		return ctx->ni[ino].ftype;
+	if (!fsck_nat_lookup(ctx, ino, &e) || !fsck_addr_in_main(ctx, le32_to_cpu(e.block_addr)) ||
+	    f2fs_dev_read(ctx->fs->dev, le32_to_cpu(e.block_addr), 1, &n))
+		return F2FS_FT_REG_FILE;
+	return fsck_mode_to_ftype(le16_to_cpu(n.i.i_mode)) ?: F2FS_FT_REG_FILE;
+}
+
 static void check_dots(struct fsck_walk *w, struct dir_state *s, const struct f2fs_dir_entry *de,
 		       uint32_t slot, bool first_block, bool dot, const char *pname)
 {
 	struct fsck_ctx *ctx = w->ctx;
 	uint32_t ino = le32_to_cpu(de->ino);
 
-	if (le32_to_cpu(de->hash_code))
+	if (le32_to_cpu(de->hash_code)) {
 		fsck_report(ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 			    .str = pname, .found = le32_to_cpu(de->hash_code), .expected = 0));
+		fix_entry(w, s, slot, FSCK_DENT_HASH, 0);
+	}
 	if (first_block && dot && slot == 0) {
 		s->seen_dot = true;
-		if (ino != s->d.ino)
+		if (ino != s->d.ino) {
 			fsck_report(ctx, PR_DENT_DOT, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 				    .str = "names another inode"));
+			fix_entry(w, s, slot, FSCK_DENT_INO, s->d.ino);
+		}
 	} else if (first_block && !dot && slot == 1) {
 		s->seen_dotdot = true;
-		if (s->d.parent && ino != s->d.parent)
+		if (s->d.parent && ino != s->d.parent) {
 			fsck_report(ctx, PR_DENT_DOTDOT, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 				    .found = ino, .expected = s->d.parent));
+			fix_entry(w, s, slot, FSCK_DENT_INO, s->d.parent);
+		}
 	} else {
 		fsck_report(ctx, PR_DENT_DUP_DOTS, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 			    .str = pname, .idx = slot));
+		fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 	}
 }
 
 /* The inode an entry names: push it, or account another link. */
 static void link_child(struct fsck_walk *w, struct dir_state *s, const struct f2fs_dir_entry *de,
-		       const char *pname)
+		       const char *pname, uint32_t slot, const uint8_t *name, uint32_t len)
 {
 	struct fsck_ctx *ctx = w->ctx;
 	uint32_t ino = le32_to_cpu(de->ino);
@@ -156,11 +210,13 @@ static void link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 	    !fsck_nat_lookup(ctx, ino, &e) || !le32_to_cpu(e.block_addr)) {
 		fsck_report(ctx, PR_DENT_INO, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 			    .str = pname, .found = ino));
+		fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 		return;
 	}
 	if (le32_to_cpu(e.ino) != ino) {
 		fsck_report(ctx, PR_DENT_NOT_INODE, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 			    .str = pname, .found = ino));
+		fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 		return;
 	}
 	ni = &ctx->ni[ino];
@@ -172,11 +228,17 @@ static void link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 			path = child_path(s->d.path, s->d.ino, pname);
 			fsck_report(ctx, PR_DIR_HARDLINK, FSCK_OBJ(.ino = ino, .path = path));
 			free(path);
+			if (ctx->rep) {
+				fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
+				ni->links_found--;
+				ctx->st.dentries--;
+			}
 		} else if ((ni->flags & FSCK_NI_INODE) && ni->ftype != de->file_type) {
 			path = child_path(s->d.path, s->d.ino, pname);
 			fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = ino, .path = path,
 				    .str = path, .found = de->file_type, .expected = ni->ftype));
 			free(path);
+			fix_entry(w, s, slot, FSCK_DENT_FTYPE, ni->ftype);
 		}
 		return;
 	}
@@ -185,7 +247,30 @@ static void link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 		w->err = -ENOMEM;
 		return;
 	}
-	fsck_walk_push(w, ino, s->d.ino, de->file_type, ITEM_NS, path);
+	if (ctx->rep && s->d.ino == F2FS_ROOT_INO && len == 10 && !memcmp(name, "lost+found", 10) &&
+	    de->file_type == F2FS_FT_DIR)
+		ctx->rep->lost_found = ino;
+	if (!fsck_walk_push(w, ino, s->d.ino, de->file_type, ITEM_NS, path))
+		w->stack[w->n - 1].loc = *slot_loc(s, slot);
+}
+
+static void note_placed(struct fsck_walk *w, struct dir_state *s, uint32_t hash, uint32_t bidx)
+{
+	if (!w->ctx->rep || bidx == UINT32_MAX)
+		return;
+	if (s->n_placed == s->cap_placed) {
+		uint32_t cap = s->cap_placed ? s->cap_placed * 2 : 64;
+		void *p = realloc(s->placed, (size_t)cap * sizeof(*s->placed));
+
+		if (!p) {
+			w->ctx->rep->err = -ENOMEM;
+			return;
+		}
+		s->placed = p;
+		s->cap_placed = cap;
+	}
+	s->placed[s->n_placed].hash = hash;
+	s->placed[s->n_placed++].bidx = bidx;
 }
 
 static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f2fs_dir_entry *de,
@@ -195,6 +280,7 @@ static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f
 	struct fsck_ctx *ctx = w->ctx;
 	bool first_block = bidx == 0 || bidx == UINT32_MAX;
 	char pname[F2FS_NAME_LEN * 4 + 1];
+	bool dropped = false;
 	uint32_t hash;
 
 	printable(pname, sizeof(pname), name, len);
@@ -202,22 +288,36 @@ static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f
 		check_dots(w, s, de, slot, first_block, len == 1, pname);
 		return;
 	}
-	if (!s->d.encrypted && (memchr(name, '/', len) || memchr(name, 0, len)))
+	if (!s->d.encrypted && (memchr(name, '/', len) || memchr(name, 0, len))) {
 		fsck_report(ctx, PR_DENT_NAME_CHARS, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 			    .str = pname));
-	if (de->file_type >= F2FS_FT_MAX)
+		/* the entry goes; its inode is reconnected if nothing else names it */
+		fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
+		dropped = ctx->rep != NULL;
+	}
+	if (de->file_type >= F2FS_FT_MAX) {
 		fsck_report(ctx, PR_DENT_BAD_TYPE, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 			    .str = pname, .found = de->file_type));
+		fix_entry(w, s, slot, FSCK_DENT_FTYPE, fsck_entry_ftype(ctx, le32_to_cpu(de->ino)));
+	}
 	if (expected_hash(ctx, &s->d, name, len, &hash)) {
-		if (hash != le32_to_cpu(de->hash_code))
+		if (hash != le32_to_cpu(de->hash_code)) {
 			fsck_report(ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 				    .str = pname, .found = le32_to_cpu(de->hash_code), .expected = hash));
-		else if (bidx != UINT32_MAX && level < MAX_DIR_HASH_DEPTH &&
-			 hash % dir_buckets(level, s->d.dir_level) != bucket)
-			fsck_report(ctx, PR_DENT_POSITION, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
-				    .str = pname, .idx = bidx));
+			fix_entry(w, s, slot, FSCK_DENT_HASH, hash);
+		}
+		if (bidx != UINT32_MAX && level < MAX_DIR_HASH_DEPTH &&
+		    hash % dir_buckets(level, s->d.dir_level) != bucket) {
+			if (hash == le32_to_cpu(de->hash_code))
+				fsck_report(ctx, PR_DENT_POSITION, FSCK_OBJ(.ino = s->d.ino,
+					    .path = s->d.path, .str = pname, .idx = bidx));
+			s->misplaced = true;
+		}
+		if (!dropped)
+			note_placed(w, s, hash, bidx);
 	}
-	link_child(w, s, de, pname);
+	if (!dropped)
+		link_child(w, s, de, pname, slot, name, len);
 }
 
 /* Scan one dentry area; bidx UINT32_MAX for the inline area. */
@@ -234,6 +334,10 @@ static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8
 		if (level >= s->d.depth)
 			fsck_report(ctx, PR_DENT_DEPTH, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 				    .idx = bidx, .found = s->d.depth));
+		if (level < MAX_DIR_HASH_DEPTH && level + 1 > s->max_level)
+			s->max_level = level + 1;
+		if ((uint64_t)bidx + 1 > s->max_bidx)
+			s->max_bidx = (uint64_t)bidx + 1;
 	}
 	for (uint32_t i = 0; i < nslots && !w->err;) {
 		const struct f2fs_dir_entry *de = &dent[i];
@@ -246,6 +350,7 @@ static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8
 		if (len == 0 || len > F2FS_NAME_LEN) {
 			fsck_report(ctx, PR_DENT_NAME_LEN, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 				    .idx = i, .found = len));
+			fix_entry(w, s, i, FSCK_DENT_DROP, 0);
 			i++;
 			continue;
 		}
@@ -253,6 +358,10 @@ static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8
 		if (i + slots > nslots) {
 			fsck_report(ctx, PR_DENT_SLOTS, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 				    .idx = i, .found = len));
+			/* the name runs past the end: this slot and the rest go */
+			for (uint32_t k = i; k < nslots; k++)
+				if (test_bit_le(k, bitmap))
+					fix_entry(w, s, k, FSCK_DENT_DROP, 0);
 			break;
 		}
 		check_entry(w, s, de, names + (size_t)i * F2FS_SLOT_LEN, len, i, bidx, level, bucket);
@@ -260,14 +369,92 @@ static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8
 	}
 }
 
+/* The i_dir_level (up to 8) under which every hashed entry is in its
+ * bucket, or -1. */
+static int find_dir_level(const struct dir_state *s)
+{
+	for (uint32_t dl = 0; dl <= 8; dl++) {
+		uint32_t i;
+
+		for (i = 0; i < s->n_placed; i++) {
+			uint32_t level;
+			uint64_t bucket;
+
+			block_position(s->placed[i].bidx, dl, &level, &bucket);
+			if (level >= MAX_DIR_HASH_DEPTH ||
+			    s->placed[i].hash % dir_buckets(level, dl) != bucket)
+				break;
+		}
+		if (i == s->n_placed)
+			return (int)dl;
+	}
+	return -1;
+}
+
+/* Fixes that need the whole directory: level, depth, size. */
+static void fix_dir_inode(struct fsck_walk *w, struct dir_state *s)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct f2fs_node *c;
+	int dl;
+
+	if (!ctx->rep || s->d.is_inline)
+		return;
+	if (s->misplaced) {
+		dl = find_dir_level(s);
+		if (dl >= 0 && (uint32_t)dl != s->d.dir_level) {
+			c = fsck_fix_node(ctx, s->d.ino, w->inode_addr, w->inode);
+			if (c) {
+				c->i.i_dir_level = (uint8_t)dl;
+				/* levels move with i_dir_level: recount the depth */
+				s->max_level = 0;
+				for (uint32_t i = 0; i < s->n_placed; i++) {
+					uint32_t level;
+					uint64_t bucket;
+
+					block_position(s->placed[i].bidx, (uint32_t)dl, &level, &bucket);
+					if (level + 1 > s->max_level)
+						s->max_level = level + 1;
+				}
+				if (s->max_level > s->d.depth)
+					c->i.i_current_depth = cpu_to_le32(s->max_level);
+			}
+		} else if (dl < 0) {
+			fsck_diag(ctx, "%s: entries outside their hash buckets are kept: "
+				  "no i_dir_level places them all", s->d.path ? s->d.path : "?");
+			ctx->rep->has_unfixable = true;
+		}
+	}
+	if (s->max_level > s->d.depth || s->d.depth > MAX_DIR_HASH_DEPTH) {
+		c = fsck_fix_node(ctx, s->d.ino, w->inode_addr, w->inode);
+		if (c && le32_to_cpu(c->i.i_current_depth) < s->max_level)
+			c->i.i_current_depth = cpu_to_le32(s->max_level);
+	}
+	if (s->max_bidx * F2FS_BLKSIZE > s->d.i_size) {
+		c = fsck_fix_node(ctx, s->d.ino, w->inode_addr, w->inode);
+		if (c)
+			c->i.i_size = cpu_to_le64(s->max_bidx * F2FS_BLKSIZE);
+	}
+}
+
 static void finish_dir(struct fsck_walk *w, struct dir_state *s)
 {
-	if (!s->seen_dot)
+	if (!s->seen_dot) {
 		fsck_report(w->ctx, PR_DENT_DOT, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 			    .str = "is missing"));
-	if (!s->seen_dotdot)
+		if (w->ctx->rep && s->have0)
+			fsck_fix_dots(w->ctx, &s->loc0, s->blk0, true, s->d.ino);
+	}
+	if (!s->seen_dotdot) {
 		fsck_report(w->ctx, PR_DENT_DOTDOT, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 			    .expected = s->d.parent ? s->d.parent : FSCK_NONE));
+		if (w->ctx->rep && s->have0)
+			fsck_fix_dots(w->ctx, &s->loc0, s->blk0, false,
+				      s->d.parent ? s->d.parent : F2FS_ROOT_INO);
+	}
+	fix_dir_inode(w, s);
+	free(s->placed);
+	s->placed = NULL;
 }
 
 static void init_state(struct fsck_walk *w, struct dir_state *s, const struct fsck_item *it,
@@ -291,6 +478,15 @@ static int cmp_u64(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* Index in w->dent_* of the block at addr with index bidx. */
+static uint32_t dent_index(const struct fsck_walk *w, uint32_t addr, uint32_t bidx)
+{
+	for (uint32_t k = 0; k < w->dent_n; k++)
+		if (w->dent_addr[k] == addr && w->dent_bidx[k] == bidx)
+			return k;
+	return UINT32_MAX;
 }
 
 void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
@@ -317,6 +513,26 @@ void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
 		for (uint32_t i = 0; i < cnt && !w->err; i++) {
 			const struct f2fs_dentry_block *db = (const void *)(w->dbuf + (size_t)i * F2FS_BLKSIZE);
 			uint32_t bidx = (uint32_t)order[first + i];
+			uint32_t k = dent_index(w, addrs[i], bidx);
+			const uint8_t *fixed = fsck_fix_data_peek(w->ctx, addrs[i]);
+
+			if (fixed)
+				db = (const void *)fixed;
+			s.blk = db;
+			s.loc.dir_ino = it->ino;
+			s.loc.blkaddr = addrs[i];
+			s.loc.owner = k < w->dent_n ? w->dent_owner[k] : 0;
+			s.loc.owner_ofs = k < w->dent_n ? w->dent_ofs[k] : 0;
+			s.loc.nslots = NR_DENTRY_IN_BLOCK;
+			s.loc.bitmap_off = 0;
+			s.loc.de_base = offsetof(struct f2fs_dentry_block, dentry);
+			s.loc.name_base = offsetof(struct f2fs_dentry_block, filename);
+			s.loc.is_inline = 0;
+			if (bidx == 0) {
+				s.loc0 = s.loc;
+				s.blk0 = NULL;	/* re-read or taken from the fix copies */
+				s.have0 = s.loc.owner != 0;
+			}
 
 			if ((uint64_t)bidx * F2FS_BLKSIZE >= s.d.i_size)
 				fsck_report(w->ctx, PR_DENT_BLOCK_PAST_SIZE, FSCK_OBJ(.ino = s.d.ino,
@@ -344,6 +560,17 @@ void fsck_check_inline_dir(struct fsck_walk *w, const struct fsck_item *it,
 	struct dir_state s;
 
 	init_state(w, &s, it, ri, true);
+	s.blk = node;
+	s.loc.dir_ino = it->ino;
+	s.loc.blkaddr = it->addr;
+	s.loc.nslots = (uint16_t)nslots;
+	s.loc.bitmap_off = (uint16_t)(base - (const uint8_t *)node);
+	s.loc.de_base = (uint16_t)(s.loc.bitmap_off + bitmap_bytes + reserved);
+	s.loc.name_base = (uint16_t)(s.loc.de_base + nslots * SIZE_OF_DIR_ENTRY);
+	s.loc.is_inline = 1;
+	s.loc0 = s.loc;
+	s.blk0 = node;
+	s.have0 = true;
 	check_dentries(w, &s, base, (const struct f2fs_dir_entry *)(base + bitmap_bytes + reserved),
 		       base + bitmap_bytes + reserved + (size_t)nslots * SIZE_OF_DIR_ENTRY,
 		       nslots, UINT32_MAX);

@@ -80,13 +80,16 @@ static bool seg_is_node_type(const struct fsck_ctx *ctx, uint32_t segno)
 	return t >= CURSEG_HOT_NODE && t <= CURSEG_COLD_NODE;
 }
 
-/* Mark a referenced block; false if it was already referenced. */
+/* Mark a referenced block; false if it was already referenced, or (when
+ * repairing) if it lies unallocated in a segment of the other class: such
+ * a reference is dropped and the block given back (rep->unreach). */
 static bool mark_block(struct fsck_walk *w, uint32_t addr, bool is_node, uint64_t fofs,
 		       uint32_t nid, uint32_t ofs_in_node)
 {
 	struct fsck_ctx *ctx = w->ctx;
 	uint64_t rel = addr - ctx->fs->main_blkaddr;
 	uint32_t segno = (uint32_t)(rel / BLKS_PER_SEG);
+	bool foreign, drop;
 
 	if (fsck_bit(ctx->reach, rel)) {
 		fsck_report(ctx, PR_DATA_DUP, FSCK_OBJ(.ino = w->file.ino, .blkaddr = addr,
@@ -94,12 +97,19 @@ static bool mark_block(struct fsck_walk *w, uint32_t addr, bool is_node, uint64_
 		return false;
 	}
 	fsck_set(ctx->reach, rel);
-	ctx->seg_kind[segno] |= is_node ? 2 : 1;
-	if (ctx->sit_loaded && ctx->sit.segs[segno].valid_blocks &&
-	    seg_is_node_type(ctx, segno) != is_node && !(ctx->seg_kind[segno] & 4)) {
+	foreign = ctx->sit_loaded && ctx->sit.segs[segno].valid_blocks &&
+		  seg_is_node_type(ctx, segno) != is_node;
+	drop = foreign && ctx->rep && !fsck_sit_valid(ctx, addr);
+	if (!drop)
+		ctx->seg_kind[segno] |= is_node ? 2 : 1;
+	if (foreign && !(ctx->seg_kind[segno] & 4)) {
 		ctx->seg_kind[segno] |= 4;
 		fsck_report(ctx, PR_SEG_TYPE_CLASS, FSCK_OBJ(.segno = segno, .blkaddr = addr,
 			    .found = ctx->sit.segs[segno].type, .str = is_node ? "node" : "data"));
+	}
+	if (drop) {
+		fsck_fix_unreach(ctx, addr);
+		return false;
 	}
 	if (fsck_expect_summary(ctx, addr, nid, (uint16_t)ofs_in_node, is_node))
 		w->err = -ENOMEM;
@@ -116,12 +126,13 @@ static void note_extent(struct fsck_file *f, uint64_t fofs, uint32_t addr)
 		f->ext_mismatch = true;
 }
 
-static int add_dentry_block(struct fsck_walk *w, uint64_t bidx, uint32_t addr)
+static int add_dentry_block(struct fsck_walk *w, uint64_t bidx, uint32_t addr,
+			    uint32_t nid, uint32_t ofs_in_node)
 {
 	if (w->dent_n == w->dent_cap) {
 		uint32_t cap = w->dent_cap ? w->dent_cap * 2 : 256;
 		void *a = realloc(w->dent_addr, (size_t)cap * sizeof(uint32_t));
-		void *b;
+		void *b, *c, *d;
 
 		if (!a)
 			return -ENOMEM;
@@ -130,11 +141,69 @@ static int add_dentry_block(struct fsck_walk *w, uint64_t bidx, uint32_t addr)
 		if (!b)
 			return -ENOMEM;
 		w->dent_bidx = b;
+		c = realloc(w->dent_owner, (size_t)cap * sizeof(uint32_t));
+		if (!c)
+			return -ENOMEM;
+		w->dent_owner = c;
+		d = realloc(w->dent_ofs, (size_t)cap * sizeof(uint16_t));
+		if (!d)
+			return -ENOMEM;
+		w->dent_ofs = d;
 		w->dent_cap = cap;
 	}
 	w->dent_addr[w->dent_n] = addr;
+	w->dent_owner[w->dent_n] = nid;
+	w->dent_ofs[w->dent_n] = (uint16_t)ofs_in_node;
 	w->dent_bidx[w->dent_n++] = bidx > UINT32_MAX ? UINT32_MAX : (uint32_t)bidx;
 	return 0;
+}
+
+/* ---- fixes ---- */
+
+/* Clear address slot ofs_in_node of the node being walked. */
+static void drop_data_slot(struct fsck_walk *w, uint32_t ofs_in_node)
+{
+	struct f2fs_node *n;
+
+	if (!w->ctx->rep || !w->cur_node)
+		return;
+	n = fsck_fix_node(w->ctx, w->cur_nid, w->cur_addr, w->cur_node);
+	if (!n)
+		return;
+	if (w->cur_nid == w->file.ino)
+		n->i.i_addr[w->file.extra_words + ofs_in_node] = 0;
+	else if (ofs_in_node < ADDRS_PER_BLOCK)
+		n->dn.addr[ofs_in_node] = 0;
+}
+
+/* Remove a node reference from its parent; release_nid when the nid is
+ * not someone else's (its NAT entry is then cleared as unreachable). */
+static void drop_ref(struct fsck_walk *w, const struct fsck_node_ref *r, bool release_nid)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct f2fs_node *p;
+
+	if (!ctx->rep)
+		return;
+	if (release_nid && r->nid < ctx->fs->max_nid)
+		ctx->ni[r->nid].flags &= (uint8_t)~FSCK_NI_NODE;
+	p = fsck_fix_node(ctx, r->parent_nid, r->parent_addr,
+			  r->parent_nid == w->file.ino ? (const void *)w->inode : NULL);
+	if (!p)
+		return;
+	if (r->parent_is_inode == 2)
+		p->i.i_xattr_nid = 0;
+	else if (r->parent_is_inode)
+		p->i.i_nid[r->parent_slot % DEF_NIDS_PER_INODE] = 0;
+	else
+		p->in.nid[r->parent_slot % NIDS_PER_BLOCK] = 0;
+}
+
+/* The item's entry is dropped: its inode cannot be used. */
+static void drop_item_dentry(struct fsck_walk *w, const struct fsck_item *it)
+{
+	if (it->kind == ITEM_NS && it->loc.dir_ino)
+		fsck_fix_dentry(w->ctx, &it->loc, NULL, FSCK_DENT_DROP, 0);
 }
 
 /* One data slot of the inode or a direct node. */
@@ -152,12 +221,15 @@ static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 		return;
 	}
 	if (addr == COMPRESS_ADDR) {
-		if (!f->compressed)
+		if (!f->compressed || fofs % f->cluster) {
 			fsck_report(ctx, PR_INODE_COMPRESS, FSCK_OBJ(.ino = f->ino, .idx = fofs,
-				    .str = "COMPRESS_ADDR in a file that is not compressed"));
-		else if (fofs % f->cluster)
-			fsck_report(ctx, PR_INODE_COMPRESS, FSCK_OBJ(.ino = f->ino, .idx = fofs,
-				    .str = "COMPRESS_ADDR not at the start of a cluster"));
+				    .str = !f->compressed ? "COMPRESS_ADDR in a file that is not compressed" :
+				    "COMPRESS_ADDR not at the start of a cluster"));
+			if (ctx->rep) {
+				drop_data_slot(w, ofs_in_node);
+				return;
+			}
+		}
 		if (!f->released) {
 			f->counted++;
 			ctx->st.compress_addr_slots++;
@@ -166,23 +238,29 @@ static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 	}
 	if (!fsck_addr_in_main(ctx, addr)) {
 		fsck_report(ctx, PR_DATA_ADDR_RANGE, FSCK_OBJ(.ino = f->ino, .blkaddr = addr, .idx = fofs));
+		drop_data_slot(w, ofs_in_node);
 		return;
 	}
 	f->counted++;
 	note_extent(f, fofs, addr);
-	if (!mark_block(w, addr, false, fofs, nid, ofs_in_node))
+	if (!mark_block(w, addr, false, fofs, nid, ofs_in_node)) {
+		if (ctx->rep) {
+			drop_data_slot(w, ofs_in_node);
+			f->counted--;
+		}
 		return;
+	}
 	ctx->st.data_blocks++;
 	if (fofs + 1 > f->last_data)
 		f->last_data = fofs + 1;
-	if (f->is_dir && add_dentry_block(w, fofs, addr))
+	if (f->is_dir && add_dentry_block(w, fofs, addr, nid, ofs_in_node))
 		w->err = -ENOMEM;
 }
 
 /* ---- node trees ---- */
 
 static int push_ref(struct fsck_walk *w, int lvl, uint32_t nid, uint32_t ofs, uint8_t kind,
-		    uint64_t fofs)
+		    uint64_t fofs, const struct fsck_node_ref *parent, uint16_t slot)
 {
 	struct fsck_node_ref *r;
 
@@ -201,6 +279,16 @@ static int push_ref(struct fsck_walk *w, int lvl, uint32_t nid, uint32_t ofs, ui
 	r->ofs = ofs;
 	r->kind = kind;
 	r->fofs = fofs;
+	r->parent_slot = slot;
+	if (parent) {
+		r->parent_nid = parent->nid;
+		r->parent_addr = parent->addr;
+		r->parent_is_inode = 0;
+	} else {
+		r->parent_nid = w->file.ino;
+		r->parent_addr = w->inode_addr;
+		r->parent_is_inode = 1;
+	}
 	return 0;
 }
 
@@ -220,15 +308,18 @@ static bool resolve_ref(struct fsck_walk *w, struct fsck_node_ref *r)
 	if (r->nid < F2FS_RESERVED_NODE_NUM || r->nid >= ctx->fs->max_nid) {
 		fsck_report(ctx, PR_NODE_NID_INVALID, FSCK_OBJ(.ino = ino, .nid = r->nid,
 			    .str = kind_name(r->kind)));
+		drop_ref(w, r, false);
 		return false;
 	}
 	if (!fsck_nat_lookup(ctx, r->nid, &e) || le32_to_cpu(e.block_addr) == NULL_ADDR) {
 		fsck_report(ctx, PR_NODE_NAT_NULL, FSCK_OBJ(.ino = ino, .nid = r->nid,
 			    .str = kind_name(r->kind)));
+		drop_ref(w, r, false);
 		return false;
 	}
 	if (ctx->ni[r->nid].flags & FSCK_NI_NODE) {
 		fsck_report(ctx, PR_NODE_DUP, FSCK_OBJ(.nid = r->nid, .ino = ino));
+		drop_ref(w, r, false);
 		return false;
 	}
 	ctx->ni[r->nid].flags |= FSCK_NI_NODE;
@@ -236,36 +327,49 @@ static bool resolve_ref(struct fsck_walk *w, struct fsck_node_ref *r)
 		fsck_report(ctx, PR_NODE_NAT_INO, FSCK_OBJ(.nid = r->nid, .found = le32_to_cpu(e.ino),
 			    .expected = ino));
 	r->addr = le32_to_cpu(e.block_addr);
-	if (!fsck_addr_in_main(ctx, r->addr))
+	if (!fsck_addr_in_main(ctx, r->addr)) {
+		drop_ref(w, r, true);	/* its NAT entry is cleared */
 		return false;	/* reported by the NAT pass */
+	}
 	return true;
 }
 
 /* Footer checks shared by every non-inode node; false to skip content. */
-static bool check_footer(struct fsck_walk *w, uint32_t nid, uint32_t addr,
+static bool check_footer(struct fsck_walk *w, const struct fsck_node_ref *r,
 			 const struct f2fs_node *n, uint32_t want_ofs, const char *what)
 {
+	uint32_t nid = r->nid, addr = r->addr;
 	struct fsck_ctx *ctx = w->ctx;
 	uint32_t fnid = le32_to_cpu(n->footer.nid), fino = le32_to_cpu(n->footer.ino);
 	uint32_t ofs = le32_to_cpu(n->footer.flag) >> OFFSET_BIT_SHIFT;
 
 	if (fnid != nid) {
 		fsck_report(ctx, PR_NODE_FOOTER_NID, FSCK_OBJ(.nid = nid, .blkaddr = addr, .found = fnid));
+		drop_ref(w, r, true);
 		return false;
 	}
 	if (fino == fnid) {
 		fsck_report(ctx, PR_NODE_UNEXPECTED_INODE, FSCK_OBJ(.nid = nid, .ino = w->file.ino,
 			    .blkaddr = addr, .str = what));
+		drop_ref(w, r, true);
 		return false;
 	}
-	if (fino != w->file.ino)
-		fsck_report(ctx, PR_NODE_FOOTER_INO, FSCK_OBJ(.nid = nid, .blkaddr = addr,
-			    .found = fino, .expected = w->file.ino));
 	if (ofs != want_ofs) {
 		fsck_report(ctx, PR_NODE_FOOTER_OFS, FSCK_OBJ(.nid = nid, .blkaddr = addr,
 			    .found = ofs, .expected = want_ofs));
+		drop_ref(w, r, true);
 		return false;
 	}
+	if (fino != w->file.ino) {
+		struct f2fs_node *c;
+
+		fsck_report(ctx, PR_NODE_FOOTER_INO, FSCK_OBJ(.nid = nid, .blkaddr = addr,
+			    .found = fino, .expected = w->file.ino));
+		c = fsck_fix_node(ctx, nid, addr, n);
+		if (c)
+			c->footer.ino = cpu_to_le32(w->file.ino);
+	}
+	fsck_fix_owner(ctx, nid, w->file.ino);
 	return true;
 }
 
@@ -275,13 +379,24 @@ static void visit_node(struct fsck_walk *w, const struct fsck_node_ref *r,
 	struct fsck_file *f = &w->file;
 	const uint32_t N = NIDS_PER_BLOCK;
 
-	if (!check_footer(w, r->nid, r->addr, n, r->ofs, kind_name(r->kind)))
+	if (!check_footer(w, r, n, r->ofs, kind_name(r->kind)))
 		return;
-	if (!mark_block(w, r->addr, true, 0, r->nid, 0))
+	if (!mark_block(w, r->addr, true, 0, r->nid, 0)) {
+		drop_ref(w, r, true);
 		return;
+	}
 	f->counted++;
 	f->nodes++;
 	w->ctx->st.nodes++;
+	{
+		const struct f2fs_node *fixed = fsck_fix_node_peek(w->ctx, r->nid);
+
+		if (fixed)
+			n = fixed;
+	}
+	w->cur_node = n;
+	w->cur_nid = r->nid;
+	w->cur_addr = r->addr;
 	if (r->kind == NODE_DIRECT) {
 		for (uint32_t i = 0; i < f->addrs_per_block; i++)
 			handle_data(w, r->nid, i, r->fofs + i, le32_to_cpu(n->dn.addr[i]));
@@ -294,11 +409,11 @@ static void visit_node(struct fsck_walk *w, const struct fsck_node_ref *r,
 			continue;
 		if (r->kind == NODE_INDIRECT) {
 			if (push_ref(w, next, child, r->ofs + 1 + j, NODE_DIRECT,
-				     r->fofs + (uint64_t)j * f->addrs_per_block))
+				     r->fofs + (uint64_t)j * f->addrs_per_block, r, (uint16_t)j))
 				w->err = -ENOMEM;
 		} else {
 			if (push_ref(w, next, child, r->ofs + 1 + j * (N + 1), NODE_INDIRECT,
-				     r->fofs + (uint64_t)j * N * f->addrs_per_block))
+				     r->fofs + (uint64_t)j * N * f->addrs_per_block, r, (uint16_t)j))
 				w->err = -ENOMEM;
 		}
 	}
@@ -349,7 +464,7 @@ static void walk_tree(struct fsck_walk *w, const struct f2fs_inode *ri)
 	for (int i = 0; i < DEF_NIDS_PER_INODE; i++) {
 		uint32_t nid = le32_to_cpu(ri->i_nid[i]);
 
-		if (nid && push_ref(w, 0, nid, ofs[i], kind[i], base[i]))
+		if (nid && push_ref(w, 0, nid, ofs[i], kind[i], base[i], NULL, (uint16_t)i))
 			w->err = -ENOMEM;
 	}
 	while (w->lvl_n[cur] && !w->err) {
@@ -365,7 +480,9 @@ static void walk_xattr_node(struct fsck_walk *w, const struct f2fs_node *inode)
 {
 	struct fsck_ctx *ctx = w->ctx;
 	uint32_t xnid = le32_to_cpu(inode->i.i_xattr_nid);
-	struct fsck_node_ref r = { .nid = xnid, .ofs = XATTR_NODE_OFFSET, .kind = NODE_DIRECT };
+	struct fsck_node_ref r = { .nid = xnid, .ofs = XATTR_NODE_OFFSET, .kind = NODE_DIRECT,
+				   .parent_nid = w->file.ino, .parent_addr = w->inode_addr,
+				   .parent_is_inode = 2 };
 	uint8_t buf[F2FS_BLKSIZE];
 	const struct f2fs_node *x = (const void *)buf;
 
@@ -381,7 +498,7 @@ static void walk_xattr_node(struct fsck_walk *w, const struct f2fs_node *inode)
 	w->err = f2fs_dev_read(ctx->fs->dev, r.addr, 1, buf);
 	if (w->err)
 		return;
-	if (!check_footer(w, xnid, r.addr, x, XATTR_NODE_OFFSET, "xattr")) {
+	if (!check_footer(w, &r, x, XATTR_NODE_OFFSET, "xattr")) {
 		fsck_check_xattrs(w, inode, NULL);
 		return;
 	}
@@ -389,8 +506,17 @@ static void walk_xattr_node(struct fsck_walk *w, const struct f2fs_node *inode)
 		w->file.counted++;
 		w->file.nodes++;
 		ctx->st.nodes++;
+	} else {
+		drop_ref(w, &r, true);
+		fsck_check_xattrs(w, inode, NULL);
+		return;
 	}
+	w->xnid = xnid;
+	w->xaddr = r.addr;
+	if (fsck_fix_node_peek(ctx, xnid))
+		x = fsck_fix_node_peek(ctx, xnid);
 	fsck_check_xattrs(w, inode, x);
+	w->xnid = 0;
 }
 
 static void check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
@@ -400,17 +526,32 @@ static void check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
 	uint64_t iblocks = le64_to_cpu(ri->i_blocks);
 	bool inl = ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY);
 
+	struct f2fs_node *c;
+
 	if (iblocks && iblocks != f->counted)
 		fsck_report(ctx, PR_INODE_BLOCKS, FSCK_OBJ(.ino = f->ino, .found = iblocks,
 			    .expected = f->counted));
+	if (iblocks != f->counted && f->counted && ctx->rep) {
+		c = fsck_fix_node(ctx, f->ino, w->inode_addr, w->inode);
+		if (c)
+			c->i.i_blocks = cpu_to_le64(f->counted);
+	}
 	if (!inl && !f->is_dir && S_ISREG(f->mode) && !f->keep_size && !f->verity &&
 	    !f->compressed && f->last_data &&
-	    (f->last_data - 1) * F2FS_BLKSIZE >= f->i_size)
+	    (f->last_data - 1) * F2FS_BLKSIZE >= f->i_size) {
 		fsck_report(ctx, PR_INODE_SIZE, FSCK_OBJ(.ino = f->ino, .found = f->i_size,
 			    .expected = f->last_data - 1));
-	if (f->ext_len && (f->ext_mismatch || f->ext_match != f->ext_len))
+		c = fsck_fix_node(ctx, f->ino, w->inode_addr, w->inode);
+		if (c)
+			c->i.i_size = cpu_to_le64(f->last_data * F2FS_BLKSIZE);
+	}
+	if (f->ext_len && (f->ext_mismatch || f->ext_match != f->ext_len)) {
 		fsck_report(ctx, PR_INODE_EXTENT, FSCK_OBJ(.ino = f->ino, .blkaddr = f->ext_blk,
 			    .str = "does not match the block mapping"));
+		c = fsck_fix_node(ctx, f->ino, w->inode_addr, w->inode);
+		if (c)
+			memset(&c->i.i_ext, 0, sizeof(c->i.i_ext));
+	}
 }
 
 static void count_inode_type(struct fsck_ctx *ctx, uint16_t mode)
@@ -432,9 +573,12 @@ static void check_item(struct fsck_walk *w, const struct fsck_item *it,
 	struct fsck_ctx *ctx = w->ctx;
 	struct fsck_file *f = &w->file;
 
-	if (it->ftype != F2FS_FT_UNKNOWN && it->ftype != f->ftype && f->ftype != F2FS_FT_UNKNOWN)
+	if (it->ftype != F2FS_FT_UNKNOWN && it->ftype != f->ftype && f->ftype != F2FS_FT_UNKNOWN) {
 		fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = it->ino, .path = it->path,
 			    .found = it->ftype, .expected = f->ftype, .str = it->path));
+		if (it->kind == ITEM_NS && it->loc.dir_ino)
+			fsck_fix_dentry(ctx, &it->loc, NULL, FSCK_DENT_FTYPE, f->ftype);
+	}
 	if (it->ino == F2FS_ROOT_INO && it->kind == ITEM_NS &&
 	    (!f->is_dir || !le64_to_cpu(ri->i_size) || !le32_to_cpu(ri->i_links)))
 		fsck_report(ctx, PR_ROOT_NOT_DIR, FSCK_OBJ(.ino = it->ino,
@@ -456,11 +600,13 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 	if (fnid != it->ino) {
 		fsck_report(ctx, PR_NODE_FOOTER_NID, FSCK_OBJ(.nid = it->ino, .blkaddr = it->addr,
 			    .found = fnid));
+		drop_item_dentry(w, it);
 		return;
 	}
 	if (fino != fnid || (le32_to_cpu(n->footer.flag) >> OFFSET_BIT_SHIFT) != 0) {
 		fsck_report(ctx, PR_NODE_NOT_INODE, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
 			    .str = fino != fnid ? "footer ino differs from nid" : "non-zero node offset"));
+		drop_item_dentry(w, it);
 		return;
 	}
 	ni->flags |= FSCK_NI_NODE | FSCK_NI_INODE;
@@ -472,8 +618,27 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 		ni->flags |= FSCK_NI_LOST;
 	if (ctx->opt.tree && it->path)
 		fprintf(ctx->out, "%u\t%s\n", it->ino, it->path);
-	if (!fsck_check_inode_fields(w, it, n, it->addr))
+	w->inode = n;
+	w->inode_addr = it->addr;
+	if (!fsck_check_inode_fields(w, it, n, it->addr) && !fsck_fix_node_peek(ctx, it->ino))
 		return;
+	if (fsck_fix_node_peek(ctx, it->ino)) {
+		/* fixes were made: go on with the fixed copy */
+		bool ok;
+
+		n = fsck_fix_node_peek(ctx, it->ino);
+		ri = &n->i;
+		w->inode = n;
+		ctx->muted = true;
+		ok = fsck_check_inode_fields(w, it, n, it->addr);
+		ctx->muted = false;
+		if (!ok)
+			return;
+	}
+	fsck_fix_owner(ctx, it->ino, it->ino);
+	w->cur_node = n;
+	w->cur_nid = it->ino;
+	w->cur_addr = it->addr;
 	ni->ftype = w->file.ftype;
 	ni->i_links = le32_to_cpu(ri->i_links);
 	if (w->file.is_dir)
@@ -492,7 +657,10 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 				    le32_to_cpu(ri->i_addr[w->file.extra_words + i]));
 	}
 	walk_tree(w, ri);
+	w->cur_node = NULL;
 	walk_xattr_node(w, n);
+	if (fsck_fix_node_peek(ctx, it->ino))
+		ri = &fsck_fix_node_peek(ctx, it->ino)->i;
 	check_sizes(w, ri);
 	if (w->err)
 		return;
@@ -528,13 +696,17 @@ static bool resolve_item(struct fsck_walk *w, struct fsck_item *it)
 		else
 			fsck_report(ctx, PR_NODE_NAT_NULL, FSCK_OBJ(.ino = it->ino, .nid = it->ino,
 				    .path = it->path, .str = "inode"));
+		drop_item_dentry(w, it);
 		return false;
 	}
 	addr = le32_to_cpu(e.block_addr);
-	if (!fsck_addr_in_main(ctx, addr))
+	if (!fsck_addr_in_main(ctx, addr)) {
+		drop_item_dentry(w, it);
 		return false;	/* reported by the NAT pass */
+	}
 	if (ctx->ni[it->ino].flags & FSCK_NI_NODE) {
 		fsck_report(ctx, PR_NODE_DUP, FSCK_OBJ(.nid = it->ino, .ino = it->ino));
+		drop_item_dentry(w, it);
 		return false;
 	}
 	it->addr = addr;
@@ -630,6 +802,7 @@ static void walk_lost(struct fsck_walk *w)
 				continue;
 			fsck_report(ctx, PR_INODE_UNREACHABLE, FSCK_OBJ(.ino = nid,
 				    .blkaddr = le32_to_cpu(e->block_addr)));
+			fsck_fix_lost(ctx, nid);
 			ctx->st.lost_inodes++;
 			fsck_walk_push(w, nid, 0, F2FS_FT_UNKNOWN, ITEM_LOST, NULL);
 			walk_stack(w);
@@ -638,6 +811,18 @@ static void walk_lost(struct fsck_walk *w)
 }
 
 /* ---- link counts ---- */
+
+static void fix_links(struct fsck_ctx *ctx, uint32_t ino, uint64_t want)
+{
+	struct f2fs_nat_entry e;
+	struct f2fs_node *c;
+
+	if (!ctx->rep || !fsck_nat_lookup(ctx, ino, &e))
+		return;
+	c = fsck_fix_node(ctx, ino, le32_to_cpu(e.block_addr), NULL);
+	if (c)
+		c->i.i_links = cpu_to_le32((uint32_t)want);
+}
 
 static void check_links(struct fsck_ctx *ctx)
 {
@@ -662,12 +847,15 @@ static void check_links(struct fsck_ctx *ctx)
 				want = ni->links_found;
 			if (ni->i_links == want)
 				continue;
-			if ((ni->flags & FSCK_NI_ORPHAN) && !(ni->flags & FSCK_NI_DIR) && !ni->links_found)
+			if ((ni->flags & FSCK_NI_ORPHAN) && !(ni->flags & FSCK_NI_DIR) && !ni->links_found) {
 				fsck_report(ctx, PR_INODE_ORPHAN_LINKS, FSCK_OBJ(.ino = first + i,
 					    .found = ni->i_links));
-			else
+				want = 0;
+			} else {
 				fsck_report(ctx, PR_INODE_LINKS, FSCK_OBJ(.ino = first + i,
 					    .found = ni->i_links, .expected = want));
+			}
+			fix_links(ctx, first + i, want);
 		}
 	}
 }
@@ -685,6 +873,8 @@ static void walk_free(struct fsck_walk *w)
 	free(w->lvl[1]);
 	free(w->dent_addr);
 	free(w->dent_bidx);
+	free(w->dent_owner);
+	free(w->dent_ofs);
 }
 
 int fsck_pass_nodes(struct fsck_ctx *ctx)

@@ -94,6 +94,7 @@ int fsck_pass_rollforward(struct fsck_ctx *ctx)
 		if (!belongs(fs, want, n))
 			break;
 		fsck_set(ctx->chain, rel);
+		fsck_fix_chain_node(ctx, addr, n);
 		count++;
 		if (fsck_sit_valid(ctx, addr))
 			fsck_report(ctx, PR_RF_CHAIN_OVERLAP, FSCK_OBJ(.blkaddr = addr));

@@ -239,6 +239,8 @@ void fsck_report(struct fsck_ctx *ctx, enum fsck_problem code, const struct fsck
 	char buf[1024];
 	struct strbuf b = { buf, 0, sizeof(buf) };
 
+	if (ctx->muted)
+		return;
 	if (idx < 0) {
 		fsck_diag(ctx, "internal error: unknown problem code %d", (int)code);
 		return;
@@ -338,11 +340,9 @@ void fsck_print_summary(struct fsck_ctx *ctx, int exit_code)
 	fprintf(ctx->out, "%s: %" PRIu64 " inodes (%" PRIu64 " directories, %" PRIu64
 		" files), %" PRIu64 " nodes, %" PRIu64 " valid blocks; sections: %"
 		PRIu64 " free, %" PRIu64 " dirty, %" PRIu64 " full; %" PRIu64
-		" problems (%" PRIu64 " errors, %" PRIu64 " warnings)%s\n",
+		" problems (%" PRIu64 " errors, %" PRIu64 " warnings)\n",
 		ctx->opt.device, s->inodes, s->dirs, s->files, s->nodes, valid,
 		s->free_secs, s->dirty_secs, s->full_secs, problems, ctx->n_errors,
-		ctx->n_warnings,
-		problems && ctx->opt.mode != FSCK_MODE_CHECK ?
-		" - not fixed: repair is not implemented yet" : "");
+		ctx->n_warnings);
 	fflush(ctx->out);
 }

@@ -28,6 +28,7 @@ struct fsck_item {
 	uint8_t kind;
 	uint16_t idx;		/* quota type, for messages */
 	char *path;		/* malloc'd full path, or NULL */
+	struct fsck_dent_loc loc;	/* the entry that named it (ITEM_NS) */
 };
 
 /* The directory whose dentries are being checked. */
@@ -46,6 +47,10 @@ struct fsck_node_ref {
 	uint32_t ofs;		/* expected node offset */
 	uint8_t kind;		/* NODE_DIRECT / NODE_INDIRECT / NODE_DINDIRECT */
 	uint64_t fofs;		/* first file block it covers */
+	uint32_t parent_nid;	/* node holding the reference (for a fix) */
+	uint32_t parent_addr;
+	uint16_t parent_slot;	/* i_nid[] index or nid[] index */
+	uint8_t parent_is_inode;
 };
 enum { NODE_DIRECT, NODE_INDIRECT, NODE_DINDIRECT };
 
@@ -75,7 +80,15 @@ struct fsck_walk {
 	struct fsck_node_ref *lvl[2];	/* current and next level */
 	uint32_t lvl_n[2], lvl_cap[2];
 	uint32_t *dent_addr, *dent_bidx; /* dentry blocks of the current dir */
+	uint32_t *dent_owner;		/* node and ofs_in_node naming each */
+	uint16_t *dent_ofs;
 	uint32_t dent_n, dent_cap;
+	/* the inode being checked and the node whose slots are walked */
+	const struct f2fs_node *inode;
+	uint32_t inode_addr;
+	const struct f2fs_node *cur_node;
+	uint32_t cur_nid, cur_addr;
+	uint32_t xnid, xaddr;		/* its xattr node, when read */
 	struct fsck_file file;
 	int err;			/* first operational error */
 };

@@ -12,97 +12,7 @@
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
 require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 
-TABLE=$top_srcdir/tests/fsck/cases.txt
-
-make_src() {
-	local d=$WORK/src i
-	mkdir -p "$d/d1/d2" "$d/many" "$d/small"
-	echo hello >"$d/a.txt"
-	ln "$d/a.txt" "$d/d1/hard"
-	ln -s a.txt "$d/link"
-	head -c 9000000 /dev/zero | tr '\0' 'b' >"$d/big"
-	head -c 100000 /dev/zero | tr '\0' 'm' >"$d/d1/mid"
-	i=1
-	while [ $i -le 400 ]; do echo $i >"$d/many/entry_$i"; i=$((i + 1)); done
-	echo s >"$d/small/x"
-	mkdir -p "$WORK/srcsmall/dir"
-	echo hi >"$WORK/srcsmall/a.txt"
-	echo there >"$WORK/srcsmall/dir/b"
-}
-
-# base NAME SIZE SRC MKFS MKFS-OPTIONS...
-base() {
-	local name=$1 size=$2 src=$3 mkfs=$4 img=$WORK/base-$1.img
-	shift 4
-	truncate -s "$size" "$img" || hard_error truncate
-	"$mkfs" -f -q "$@" "$img" >/dev/null 2>&1 || hard_error "mkfs $* for base $name"
-	if [ -n "$src" ]; then
-		# sload exits 1 after printing its own fsck summary; check the image instead
-		"$SLOAD_ORACLE" -f "$src" "$img" >/dev/null 2>&1
-	fi
-	run_fsck "$img"
-	[ "$RC" = 0 ] || hard_error "base $name is not clean: $(head -3 "$OUT")"
-}
-
-make_src
-base plain 256M "" "$MKFS" -O extra_attr,inode_checksum,sb_checksum,quota,lost_found
-base min 256M "" "$MKFS"
-base pop 256M "$WORK/src" "$MKFS" -O extra_attr,inode_checksum,sb_checksum
-base s4 512M "" "$MKFS" -s 4
-base cf 256M "" "$MKFS" -O casefold -C utf8
-base flex 256M "$WORK/srcsmall" "$MKFS" -O extra_attr,flexible_inline_xattr
-# f2fs-tools' mkfs keeps root, quota and lost+found in the NAT journal and
-# the logs in the SIT journal: the journal cases start from it
-base tools 256M "" "$MKFS_ORACLE" -O extra_attr,inode_checksum,quota,lost_found
-
-first_word() { set -- $1; echo "$1"; }
-
-# free_seg IMG: the last main segment without valid blocks that is no log.
-free_seg() {
-	"$DUMP" -s 0~-1 "$1" 2>/dev/null |
-		awk '$1 ~ /^[0-9]+$/ && $4 == 0 && $8 == "-" { s = $1 } END { print s }'
-}
-
-# Variables the corruptions use, from the base image.
-set_vars() {
-	local img=$1
-	CPFLAGS=$(cp_field "$img" ckpt_flags)
-	CPERR=$((CPFLAGS | 0x8))
-	CPFSCK=$((CPFLAGS | 0x10))
-	VBLOCKS=$(cp_field "$img" valid_block_count)
-	HOTNODE=$(first_word "$(cp_field "$img" 'cur_node_segno[0]')")
-	HOTDATA=$(first_word "$(cp_field "$img" 'cur_data_segno[0]')")
-	MAIN=$(cp_field "$img" main_blkaddr)
-	FREESEG=$(free_seg "$img")
-	FREEBLK=$((MAIN + FREESEG * 512 + 100))
-	FREENODEBLK=$((MAIN + HOTNODE * 512 + 511))
-	FILE=$(ino_of "$img" /a.txt)
-	BIG=$(ino_of "$img" /big)
-	DIR=$(ino_of "$img" /d1)
-	MANY=$(ino_of "$img" /many)
-	MID=$(ino_of "$img" /d1/mid)
-	D2=$(ino_of "$img" /d1/d2)
-	SMALLX=$(ino_of "$img" /small/x)
-	BIGDN= BIGDNBLK= BIGDATA= MIDDATA= MIDNODE= EXTRA=0 BIGSEG= IXA=0
-	if [ -n "$BIG" ]; then
-		BIGDN=$(node_of "$img" "$BIG" 1)
-		BIGDNBLK=$("$DUMP" -i "$BIG" -M "$img" 2>/dev/null |
-			awk '/^-- node blocks/ { d = 1; next } d && $1 ~ /^[0-9]+$/ { print $2; exit }')
-		BIGDNBLK=$((BIGDNBLK))
-		BIGDATA=$(data_blk "$img" "$BIG" 1)
-		BIGSEG=$(((BIGDATA - MAIN) / 512))
-	fi
-	if [ -n "$MID" ]; then
-		MIDDATA=$(data_blk "$img" "$MID" 1)
-		MIDNODE=$(dump_field "$img" "$MID" node_blkaddr)
-		EXTRA=$(($(dump_field "$img" "$MID" i_extra_isize) / 4))
-	fi
-	if [ -n "$FILE" ]; then
-		IXA=$(dump_field "$img" "$FILE" i_inline_xattr_size)
-	fi
-}
-
-prev_base=
+. "$top_srcdir/tests/fsck/cases-lib.sh"
 ncases=0
 nagree=0
 ndisagree=0
@@ -116,16 +26,7 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 	verdict=$(echo $verdict)
 	note=$(echo $note)
 	ncases=$((ncases + 1))
-	if [ "$bname" != "$prev_base" ]; then
-		set_vars "$WORK/base-$bname.img"
-		prev_base=$bname
-	fi
-	IMG=$WORK/case.img
-	cp --sparse=always "$WORK/base-$bname.img" "$IMG"
-	inj() { "$INJECT" "$@" "$IMG" >>"$WORK/inject.log" 2>&1 || echo "inject failed: $*" >>"$WORK/inject.err"; }
-	rm -f "$WORK/inject.err"
-	eval "$cmd"
-	if [ -s "$WORK/inject.err" ]; then
+	if ! make_case "$bname" "$cmd"; then
 		fail "$id: $(cat "$WORK/inject.err" | head -2)"
 		continue
 	fi

@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/fsck/cli.sh: the command line and behaviour of fsck.f2fs: exit
-# codes 0/4/8/16 (never 255), no writes in any mode (same checksum before
-# and after), no prompt without a terminal, results on stdout and
+# codes 0/1/4/8/16 (never 255), no writes in the check modes (same checksum
+# before and after), repairs in -a/-p/-f/-y (exit 1, then clean), preen
+# refusing an unsafe fix, no prompt without a terminal, results on stdout and
 # diagnostics on stderr, --json, -C progress, -l and -t.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
 require "$INJECT"
@@ -44,10 +45,22 @@ BAD=$WORK/bad.img
 cp --sparse=always "$IMG" "$BAD"
 "$INJECT" --node --mb i_links --nid 3 --val 9 "$BAD" >/dev/null 2>&1 || hard_error inject
 sum=$(cksum <"$BAD")
-for mode in "" -a -p "-p 1" -f -y -n -N --dry-run --json; do
+for mode in "" -n -N --dry-run "-y --dry-run" "-a --dry-run" --json; do
 	expect_rc 4 "corrupt image, mode '$mode'" "$FSCK" $mode "$BAD"
 done
-[ "$(cksum <"$BAD")" = "$sum" ] && pass "corrupt image unchanged in every mode" || fail "the corrupt image changed"
+[ "$(cksum <"$BAD")" = "$sum" ] && pass "corrupt image unchanged in every check mode" || fail "the corrupt image changed"
+# the repair modes fix it (i_links is safe in preen) and say so with exit 1
+for mode in -a -p "-p 1" -f -y; do
+	cp --sparse=always "$BAD" "$WORK/fix.img"
+	expect_rc 1 "corrupt image repaired, mode '$mode'" "$FSCK" $mode "$WORK/fix.img"
+	expect_rc 0 "clean after the repair, mode '$mode'" "$FSCK" "$WORK/fix.img"
+done
+# a problem preen may not fix: -a stops with 4 and writes nothing
+cp --sparse=always "$IMG" "$WORK/nopreen.img"
+"$INJECT" --node --mb i_extra_isize --nid 3 --val 3 "$WORK/nopreen.img" >/dev/null 2>&1 || hard_error inject
+sum2=$(cksum <"$WORK/nopreen.img")
+expect_rc 4 "preen refuses an unsafe fix" "$FSCK" -a "$WORK/nopreen.img"
+[ "$(cksum <"$WORK/nopreen.img")" = "$sum2" ] && pass "preen wrote nothing" || fail "preen wrote"
 "$FSCK" "$BAD" >"$WORK/o" 2>"$WORK/e"
 grep -q "^F2FS-4013 error: ino 3: i_links is 9, counted 3 \[ino=3\]$" "$WORK/o" &&
 	pass "problem line format" || fail "problem line: $(grep F2FS "$WORK/o")"

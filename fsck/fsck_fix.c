@@ -1,0 +1,349 @@
+/*
+ * fsck_fix.c - recording repairs while the passes check.
+ *
+ * Owns ctx->rep: writable copies of the node blocks and dentry blocks a
+ * fix changes (the disk is never touched here), the summary entries to
+ * correct, the owner of every node the walk accepted, the roll-forward
+ * chain in order and the blocks its dnodes name, the inodes to reconnect.
+ * Nothing here decides what is derived from reachability: that is
+ * fsck_repair.c's.  Recording never fails loudly: an allocation or read
+ * error is kept in rep->err and makes the repair refuse to run.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs_err.h"
+#include "fsck.h"
+
+int fsck_repair_init(struct fsck_ctx *ctx)
+{
+	struct fsck_repair *r = calloc(1, sizeof(*r));
+	uint32_t max_nid = ctx->fs->max_nid ? ctx->fs->max_nid : 1;
+	size_t map = (size_t)((ctx->main_blocks + 7) / 8);
+
+	if (!r)
+		return -ENOMEM;
+	r->node_slot = calloc(max_nid, sizeof(uint32_t));
+	r->owner = calloc(max_nid, sizeof(uint32_t));
+	r->chain_data = calloc(map ? map : 1, 1);
+	ctx->rep = r;
+	if (!r->node_slot || !r->owner || !r->chain_data)
+		return -ENOMEM;
+	return 0;
+}
+
+void fsck_repair_free(struct fsck_ctx *ctx)
+{
+	struct fsck_repair *r = ctx->rep;
+
+	if (!r)
+		return;
+	for (uint32_t i = 0; i < r->n_nodes; i++)
+		free(r->nodes[i].blk);
+	for (uint32_t i = 0; i < r->n_data; i++)
+		free(r->data[i].blk);
+	free(r->nodes);
+	free(r->data);
+	free(r->ssa);
+	free(r->node_slot);
+	free(r->owner);
+	free(r->chain_data);
+	free(r->chain);
+	free(r->lost);
+	free(r->unreach);
+	free(r);
+	ctx->rep = NULL;
+}
+
+/* Grow an array of elements of size sz to hold one more. */
+static bool grow(void **arr, uint32_t n, uint32_t *cap, size_t sz)
+{
+	uint32_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return true;
+	ncap = *cap ? *cap * 2 : 16;
+	p = realloc(*arr, (size_t)ncap * sz);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = ncap;
+	return true;
+}
+
+static uint8_t *block_copy(struct fsck_ctx *ctx, uint32_t addr, const void *cur)
+{
+	uint8_t *b = malloc(F2FS_BLKSIZE);
+	int err;
+
+	if (!b) {
+		ctx->rep->err = -ENOMEM;
+		return NULL;
+	}
+	if (cur) {
+		memcpy(b, cur, F2FS_BLKSIZE);
+		return b;
+	}
+	err = f2fs_dev_read(ctx->fs->dev, addr, 1, b);
+	if (err) {
+		ctx->rep->err = err;
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+struct f2fs_node *fsck_fix_node_peek(const struct fsck_ctx *ctx, uint32_t nid)
+{
+	const struct fsck_repair *r = ctx->rep;
+
+	if (!r || nid >= ctx->fs->max_nid || !r->node_slot[nid])
+		return NULL;
+	return r->nodes[r->node_slot[nid] - 1].blk;
+}
+
+struct f2fs_node *fsck_fix_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t addr,
+				const void *cur)
+{
+	struct fsck_repair *r = ctx->rep;
+	struct fsck_fixnode *fn;
+	struct f2fs_node *have = fsck_fix_node_peek(ctx, nid);
+	uint8_t *b;
+
+	if (have || !r || nid < F2FS_RESERVED_NODE_NUM || nid >= ctx->fs->max_nid)
+		return have;
+	if (!fsck_addr_in_main(ctx, addr))
+		return NULL;
+	if (!grow((void **)&r->nodes, r->n_nodes, &r->cap_nodes, sizeof(*r->nodes))) {
+		r->err = -ENOMEM;
+		return NULL;
+	}
+	b = block_copy(ctx, addr, cur);
+	if (!b)
+		return NULL;
+	fn = &r->nodes[r->n_nodes++];
+	fn->nid = nid;
+	fn->old_addr = addr;
+	fn->new_addr = 0;
+	fn->blk = (struct f2fs_node *)b;
+	r->node_slot[nid] = r->n_nodes;
+	return fn->blk;
+}
+
+uint8_t *fsck_fix_data_peek(const struct fsck_ctx *ctx, uint32_t addr)
+{
+	const struct fsck_repair *r = ctx->rep;
+
+	if (!r)
+		return NULL;
+	for (uint32_t i = 0; i < r->n_data; i++)
+		if (r->data[i].old_addr == addr)
+			return r->data[i].blk;
+	return NULL;
+}
+
+uint8_t *fsck_fix_data(struct fsck_ctx *ctx, uint32_t addr, uint32_t owner, uint16_t ofs,
+		       const void *cur)
+{
+	struct fsck_repair *r = ctx->rep;
+	struct fsck_fixdata *fd;
+	uint8_t *b = fsck_fix_data_peek(ctx, addr);
+
+	if (b || !r)
+		return b;
+	if (!fsck_addr_in_main(ctx, addr) || owner < F2FS_RESERVED_NODE_NUM ||
+	    owner >= ctx->fs->max_nid)
+		return NULL;
+	if (!grow((void **)&r->data, r->n_data, &r->cap_data, sizeof(*r->data))) {
+		r->err = -ENOMEM;
+		return NULL;
+	}
+	b = block_copy(ctx, addr, cur);
+	if (!b)
+		return NULL;
+	fd = &r->data[r->n_data++];
+	fd->old_addr = addr;
+	fd->new_addr = 0;
+	fd->owner = owner;
+	fd->ofs = ofs;
+	fd->blk = b;
+	return b;
+}
+
+static void add_ssa(struct fsck_ctx *ctx, const struct fsck_fixssa *e)
+{
+	struct fsck_repair *r = ctx->rep;
+
+	if (!r)
+		return;
+	if (!grow((void **)&r->ssa, r->n_ssa, &r->cap_ssa, sizeof(*r->ssa))) {
+		r->err = -ENOMEM;
+		return;
+	}
+	r->ssa[r->n_ssa++] = *e;
+}
+
+void fsck_fix_ssa(struct fsck_ctx *ctx, uint32_t blkaddr, uint32_t nid, uint16_t ofs,
+		  bool is_node)
+{
+	struct fsck_fixssa e = { .blkaddr = blkaddr, .nid = nid, .ofs = is_node ? 0 : ofs,
+				 .is_node = is_node };
+
+	add_ssa(ctx, &e);
+}
+
+void fsck_fix_ssa_footer(struct fsck_ctx *ctx, uint32_t blkaddr)
+{
+	struct fsck_fixssa e = { .blkaddr = blkaddr, .footer_only = 1 };
+
+	add_ssa(ctx, &e);
+}
+
+/* The writable copy of the block an entry lives in. */
+static uint8_t *dent_block(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, const void *cur)
+{
+	if (!loc->dir_ino)
+		return NULL;
+	if (loc->is_inline)
+		return (uint8_t *)fsck_fix_node(ctx, loc->dir_ino, loc->blkaddr, cur);
+	return fsck_fix_data(ctx, loc->blkaddr, loc->owner, loc->owner_ofs, cur);
+}
+
+static void drop_entry(uint8_t *b, const struct fsck_dent_loc *loc)
+{
+	struct f2fs_dir_entry *de = (void *)(b + loc->de_base + (size_t)loc->slot * SIZE_OF_DIR_ENTRY);
+	uint32_t len = le16_to_cpu(de->name_len), n, i;
+	uint8_t *bitmap = b + loc->bitmap_off;
+
+	if (len && len <= F2FS_NAME_LEN) {
+		n = GET_DENTRY_SLOTS(len);
+	} else {
+		/* unknown length: this slot and the blank slots after it */
+		n = 1;
+		while (loc->slot + n < loc->nslots && test_bit_le(loc->slot + n, bitmap)) {
+			const struct f2fs_dir_entry *next = de + n;
+
+			if (next->ino || next->name_len || next->hash_code)
+				break;
+			n++;
+		}
+	}
+	for (i = 0; i < n && loc->slot + i < loc->nslots; i++)
+		clear_bit_le(loc->slot + i, bitmap);
+}
+
+void fsck_fix_dentry(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, const void *cur,
+		     enum fsck_dent_op op, uint32_t val)
+{
+	uint8_t *b = dent_block(ctx, loc, cur);
+	struct f2fs_dir_entry *de;
+
+	if (!b || loc->slot >= loc->nslots)
+		return;
+	de = (void *)(b + loc->de_base + (size_t)loc->slot * SIZE_OF_DIR_ENTRY);
+	switch (op) {
+	case FSCK_DENT_DROP:
+		drop_entry(b, loc);
+		break;
+	case FSCK_DENT_FTYPE:
+		de->file_type = (uint8_t)val;
+		break;
+	case FSCK_DENT_HASH:
+		de->hash_code = cpu_to_le32(val);
+		break;
+	case FSCK_DENT_INO:
+		de->ino = cpu_to_le32(val);
+		break;
+	}
+}
+
+void fsck_fix_dots(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, const void *cur,
+		   bool dot, uint32_t ino)
+{
+	struct fsck_dent_loc l = *loc;
+	uint8_t *b;
+	struct f2fs_dir_entry *de;
+	uint8_t *name;
+
+	l.slot = dot ? 0 : 1;
+	b = dent_block(ctx, &l, cur);
+	if (!b || l.nslots < 2)
+		return;
+	de = (void *)(b + l.de_base + (size_t)l.slot * SIZE_OF_DIR_ENTRY);
+	name = b + l.name_base + (size_t)l.slot * F2FS_SLOT_LEN;
+	de->hash_code = 0;
+	de->ino = cpu_to_le32(ino);
+	de->name_len = cpu_to_le16(dot ? 1 : 2);
+	de->file_type = F2FS_FT_DIR;
+	memset(name, 0, F2FS_SLOT_LEN);
+	name[0] = '.';
+	if (!dot)
+		name[1] = '.';
+	set_bit_le(l.slot, b + l.bitmap_off);
+}
+
+void fsck_fix_owner(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino)
+{
+	if (ctx->rep && nid < ctx->fs->max_nid)
+		ctx->rep->owner[nid] = ino;
+}
+
+void fsck_fix_unreach(struct fsck_ctx *ctx, uint32_t addr)
+{
+	struct fsck_repair *r = ctx->rep;
+
+	if (!r)
+		return;
+	if (!grow((void **)&r->unreach, r->n_unreach, &r->cap_unreach, sizeof(*r->unreach))) {
+		r->err = -ENOMEM;
+		return;
+	}
+	r->unreach[r->n_unreach++] = addr;
+}
+
+void fsck_fix_lost(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct fsck_repair *r = ctx->rep;
+
+	if (!r)
+		return;
+	if (!grow((void **)&r->lost, r->n_lost, &r->cap_lost, sizeof(*r->lost))) {
+		r->err = -ENOMEM;
+		return;
+	}
+	r->lost[r->n_lost++] = ino;
+}
+
+/* Every word of the address area that lies in main (an over-estimate for
+ * inodes and indirect nodes, which is harmless: those blocks are only
+ * kept out of the allocator's reach). */
+static void mark_chain_data(struct fsck_ctx *ctx, const struct f2fs_node *n)
+{
+	bool inode = le32_to_cpu(n->footer.nid) == le32_to_cpu(n->footer.ino);
+	const uint8_t *w = inode ? (const uint8_t *)n + offsetof(struct f2fs_inode, i_addr) :
+			   (const uint8_t *)n;
+	uint32_t cnt = inode ? DEF_ADDRS_PER_INODE : ADDRS_PER_BLOCK;
+
+	for (uint32_t i = 0; i < cnt; i++) {
+		uint32_t a = get_le32(w + (size_t)i * 4);
+
+		if (fsck_addr_in_main(ctx, a))
+			fsck_set(ctx->rep->chain_data, a - ctx->fs->main_blkaddr);
+	}
+}
+
+void fsck_fix_chain_node(struct fsck_ctx *ctx, uint32_t addr, const struct f2fs_node *n)
+{
+	struct fsck_repair *r = ctx->rep;
+
+	if (!r)
+		return;
+	if (!grow((void **)&r->chain, r->n_chain, &r->cap_chain, sizeof(*r->chain))) {
+		r->err = -ENOMEM;
+		return;
+	}
+	r->chain[r->n_chain++] = addr;
+	mark_chain_data(ctx, n);
+}

@@ -1,0 +1,665 @@
+/*
+ * fsck_repair.c - applying a repair: everything the check recorded
+ * (fsck_fix.c) and everything derived from reachability, written in one
+ * atomic checkpoint.
+ *
+ * Order of writes, so that a power cut at any point leaves the state
+ * before the repair or the repaired state:
+ *  1. changed node and dentry blocks, out of place, to blocks the current
+ *     checkpoint does not use (fsck_alloc.c); the copies of the
+ *     roll-forward chain when one is pending; summary blocks of segments
+ *     the repair filled, and corrected summary entries;
+ *  2. f2fs_commit(): dirty SIT and NAT blocks to their inactive copies, the
+ *     new pack, a flush, its last block (the commit point), a flush;
+ *  3. a damaged superblock copy from the good one, one copy at a time.
+ * Summary entries are not versioned: a corrected entry (2.) is correct for
+ * the old state too, so an interrupted repair shows a subset of the old
+ * problems, never a new one.
+ *
+ * Derived here: NAT (leaked, bad and unreachable entries cleared, owners
+ * and addresses set), SIT (every segment's map, count and type from the
+ * blocks in use after the repair; section sums follow), checkpoint
+ * counters, free segments, the orphan list, nat_bits (by f2fs_commit).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs_commit.h"
+#include "f2fs_crc.h"
+#include "f2fs_err.h"
+#include "fsck.h"
+#include "fsck_alloc.h"
+#include "fsck_walk.h"
+
+struct repair_run {
+	struct fsck_ctx *ctx;
+	struct fsck_alloc a;
+	struct f2fs_commit_plan plan;
+	bool keep_chain;		/* roll-forward chain re-homed */
+	uint32_t chain_segno;
+	uint64_t nodes_written, data_written, ssa_written, chain_written;
+	uint64_t nat_changed, sit_changed;
+};
+
+static uint8_t rev8(uint8_t b)
+{
+	b = (uint8_t)((b & 0xF0) >> 4 | (b & 0x0F) << 4);
+	b = (uint8_t)((b & 0xCC) >> 2 | (b & 0x33) << 2);
+	return (uint8_t)((b & 0xAA) >> 1 | (b & 0x55) << 1);
+}
+
+static uint8_t nat_version(struct fsck_ctx *ctx, uint32_t nid)
+{
+	struct f2fs_nat_entry e;
+
+	return fsck_nat_lookup(ctx, nid, &e) ? e.version : 0;
+}
+
+static uint32_t nat_addr(struct fsck_ctx *ctx, uint32_t nid)
+{
+	struct f2fs_nat_entry e;
+
+	return fsck_nat_lookup(ctx, nid, &e) ? le32_to_cpu(e.block_addr) : 0;
+}
+
+static void unuse(struct repair_run *r, uint32_t addr)
+{
+	struct fsck_ctx *ctx = r->ctx;
+
+	if (fsck_addr_in_main(ctx, addr)) {
+		uint64_t rel = addr - ctx->fs->main_blkaddr;
+
+		r->a.fin[rel >> 3] &= (uint8_t)~(1u << (rel & 7));
+	}
+}
+
+static void seal_node(struct fsck_ctx *ctx, struct f2fs_node *n)
+{
+	if (f2fs_inode_has_checksum(ctx->fs->features, n))
+		n->i.i_inode_checksum = cpu_to_le32(f2fs_inode_checksum(ctx->fs->inode_chksum_seed, n));
+}
+
+/* ---- logs ---- */
+
+static bool log_must_move(struct repair_run *r, int t)
+{
+	struct f2fs_fs *fs = r->ctx->fs;
+	uint32_t segno = fs->curseg_segno[t], off = fs->curseg_blkoff[t];
+
+	if (segno >= fs->main_segs || off > BLKS_PER_SEG || fs->cp->alloc_type[t] > SSR)
+		return true;
+	for (int u = 0; u < t; u++)
+		if (fs->curseg_segno[u] / fs->segs_per_sec == segno / fs->segs_per_sec)
+			return true;
+	if (fs->cp->alloc_type[t] == LFS)
+		for (uint32_t k = off; k < BLKS_PER_SEG; k++)
+			if (fsck_bit(r->a.fin, (uint64_t)segno * BLKS_PER_SEG + k))
+				return true;
+	return false;
+}
+
+static int move_broken_logs(struct repair_run *r)
+{
+	for (int t = 0; t < NR_CURSEG_TYPE; t++) {
+		if (!log_must_move(r, t))
+			continue;
+		if (fsck_alloc_move(&r->a, t)) {
+			fsck_diag(r->ctx, "no free section for log %d", t);
+			return -ENOSPC;
+		}
+	}
+	return 0;
+}
+
+/* ---- summaries ---- */
+
+static int cmp_ssa(const void *x, const void *y)
+{
+	const struct fsck_fixssa *a = x, *b = y;
+
+	return a->blkaddr < b->blkaddr ? -1 : a->blkaddr > b->blkaddr;
+}
+
+static void set_entry(struct fsck_ctx *ctx, struct f2fs_summary_block *sum,
+		      const struct fsck_fixssa *e)
+{
+	uint32_t off = (e->blkaddr - ctx->fs->main_blkaddr) % BLKS_PER_SEG;
+	uint32_t segno = f2fs_blkaddr_to_segno(ctx->fs, e->blkaddr);
+
+	if (e->footer_only) {
+		sum->footer.entry_type = (ctx->seg_kind[segno] & 3) == 2 ? SUM_TYPE_NODE : SUM_TYPE_DATA;
+		return;
+	}
+	sum->entries[off].nid = cpu_to_le32(e->nid);
+	sum->entries[off].ofs_in_node = cpu_to_le16(e->is_node ? 0 : e->ofs);
+	sum->entries[off].version = e->is_node ? 0 : nat_version(ctx, e->nid);
+}
+
+/* Corrected entries: in the checkpoint's summaries for current segments,
+ * read-modify-write of the SSA block for the others. */
+static int fix_summaries(struct repair_run *r)
+{
+	struct fsck_ctx *ctx = r->ctx;
+	struct fsck_repair *rep = ctx->rep;
+	struct f2fs_summary_block blk;
+	int err = 0;
+
+	qsort(rep->ssa, rep->n_ssa, sizeof(*rep->ssa), cmp_ssa);
+	for (uint32_t i = 0; i < rep->n_ssa && !err;) {
+		uint32_t segno = f2fs_blkaddr_to_segno(ctx->fs, rep->ssa[i].blkaddr), j = i;
+		int t;
+
+		while (j < rep->n_ssa && f2fs_blkaddr_to_segno(ctx->fs, rep->ssa[j].blkaddr) == segno)
+			j++;
+		for (t = 0; t < NR_CURSEG_TYPE; t++)
+			if (ctx->fs->curseg_segno[t] == segno)
+				break;
+		if (t < NR_CURSEG_TYPE) {
+			for (uint32_t k = i; k < j; k++)
+				set_entry(ctx, &ctx->fs->cursum[t], &rep->ssa[k]);
+		} else {
+			err = f2fs_dev_read(ctx->fs->dev, (uint64_t)ctx->fs->ssa_blkaddr + segno, 1, &blk);
+			for (uint32_t k = i; k < j && !err; k++)
+				set_entry(ctx, &blk, &rep->ssa[k]);
+			if (!err)
+				err = f2fs_dev_write(ctx->fs->dev, (uint64_t)ctx->fs->ssa_blkaddr + segno, 1, &blk);
+			r->ssa_written++;
+		}
+		i = j;
+	}
+	return err;
+}
+
+static int write_filled_summaries(struct repair_run *r)
+{
+	struct f2fs_fs *fs = r->ctx->fs;
+	int err = 0;
+
+	for (uint32_t i = 0; i < r->a.n_filled && !err; i++) {
+		err = f2fs_dev_write(fs->dev, (uint64_t)fs->ssa_blkaddr + r->a.filled[i].segno, 1,
+				     &r->a.filled[i].sum);
+		r->ssa_written++;
+	}
+	return err;
+}
+
+/* ---- node and data blocks ---- */
+
+static bool node_is_inode(const struct f2fs_node *n)
+{
+	return n->footer.nid == n->footer.ino;
+}
+
+/* Point slot ofs of node owner at addr. */
+static int repoint(struct fsck_ctx *ctx, uint32_t owner, uint16_t ofs, uint32_t addr)
+{
+	struct f2fs_node *n = fsck_fix_node(ctx, owner, nat_addr(ctx, owner), NULL);
+
+	if (!n)
+		return ctx->rep->err ? ctx->rep->err : -EFSCORRUPTED;
+	if (node_is_inode(n)) {
+		uint32_t idx = fsck_extra_words(&n->i) + ofs;
+
+		if (idx >= DEF_ADDRS_PER_INODE)
+			return -EFSCORRUPTED;
+		n->i.i_addr[idx] = cpu_to_le32(addr);
+	} else {
+		if (ofs >= ADDRS_PER_BLOCK)
+			return -EFSCORRUPTED;
+		n->dn.addr[ofs] = cpu_to_le32(addr);
+	}
+	return 0;
+}
+
+static int write_data_blocks(struct repair_run *r)
+{
+	struct fsck_ctx *ctx = r->ctx;
+	struct fsck_repair *rep = ctx->rep;
+	int err = 0;
+
+	for (uint32_t i = 0; i < rep->n_data && !err; i++) {
+		struct fsck_fixdata *d = &rep->data[i];
+
+		if (!(ctx->ni[d->owner].flags & FSCK_NI_NODE))
+			continue;	/* its owner is gone */
+		err = fsck_alloc_block(&r->a, CURSEG_HOT_DATA, d->owner, d->ofs,
+				       nat_version(ctx, d->owner), &d->new_addr);
+		if (!err)
+			err = f2fs_dev_write(ctx->fs->dev, d->new_addr, 1, d->blk);
+		if (!err)
+			err = repoint(ctx, d->owner, d->ofs, d->new_addr);
+		if (!err && d->old_addr)
+			unuse(r, d->old_addr);
+		r->data_written++;
+	}
+	return err;
+}
+
+static int write_node_blocks(struct repair_run *r)
+{
+	struct fsck_ctx *ctx = r->ctx;
+	struct fsck_repair *rep = ctx->rep;
+	int err = 0;
+
+	for (uint32_t i = 0; i < rep->n_nodes && !err; i++) {
+		struct fsck_fixnode *n = &rep->nodes[i];
+
+		if (!(ctx->ni[n->nid].flags & FSCK_NI_NODE))
+			continue;	/* not part of the tree any more */
+		err = fsck_alloc_block(&r->a, CURSEG_HOT_NODE, n->nid, 0, 0, &n->new_addr);
+		if (err)
+			break;
+		n->blk->footer.next_blkaddr = cpu_to_le32(n->new_addr + 1);
+		seal_node(ctx, n->blk);
+		err = f2fs_dev_write(ctx->fs->dev, n->new_addr, 1, n->blk);
+		unuse(r, n->old_addr);
+		r->nodes_written++;
+	}
+	return err;
+}
+
+/* ---- the roll-forward chain ---- */
+
+/* Copies of the chain at the start of a fresh warm-node segment, with
+ * footers that belong to the new checkpoint (CP_NOCRC_RECOVERY_FLAG: only
+ * the low 32 bits of cp_ver count), the data blocks left where they are
+ * and unallocated; the block after the last copy is zeroed so the chain
+ * ends there. */
+static int rehome_chain(struct repair_run *r)
+{
+	struct fsck_ctx *ctx = r->ctx;
+	struct fsck_repair *rep = ctx->rep;
+	struct f2fs_fs *fs = ctx->fs;
+	uint8_t *buf = calloc(1, F2FS_BLKSIZE);
+	uint32_t start, cap = fs->segs_per_sec * BLKS_PER_SEG;
+	int err;
+
+	if (!buf)
+		return -ENOMEM;
+	if (rep->n_chain + 1 > cap) {
+		free(buf);
+		fsck_diag(ctx, "the roll-forward chain (%u blocks) does not fit one section", rep->n_chain);
+		return -EAGAIN;
+	}
+	err = fsck_alloc_move(&r->a, CURSEG_WARM_NODE);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	start = fs->main_blkaddr + r->a.log[CURSEG_WARM_NODE].segno * BLKS_PER_SEG;
+	for (uint32_t i = 0; i <= rep->n_chain && !err; i++) {
+		uint64_t rel = (uint64_t)(start - fs->main_blkaddr) + i;
+
+		if (i < rep->n_chain) {
+			struct f2fs_node *n = (struct f2fs_node *)buf;
+
+			err = f2fs_dev_read(fs->dev, rep->chain[i], 1, buf);
+			if (err)
+				break;
+			n->footer.cp_ver = cpu_to_le64(r->plan.version & 0xffffffffu);
+			n->footer.next_blkaddr = cpu_to_le32(start + i + 1);
+			seal_node(ctx, n);
+		} else {
+			memset(buf, 0, F2FS_BLKSIZE);
+		}
+		err = f2fs_dev_write(fs->dev, start + i, 1, buf);
+		fsck_set(r->a.busy, rel);
+		r->chain_written++;
+	}
+	free(buf);
+	r->keep_chain = true;
+	r->chain_segno = r->a.log[CURSEG_WARM_NODE].segno;
+	/* the log starts at the chain: blkoff 0, nothing valid in it */
+	r->a.log[CURSEG_WARM_NODE].blkoff = 0;
+	return err;
+}
+
+/* ---- NAT ---- */
+
+static int nat_put(struct repair_run *r, uint32_t nid, uint32_t ino, uint32_t addr, uint8_t ver)
+{
+	struct f2fs_nat_entry e = { .version = ver, .ino = cpu_to_le32(ino),
+				    .block_addr = cpu_to_le32(addr) };
+
+	r->nat_changed++;
+	return f2fs_nat_set(&r->ctx->nat, nid, &e);
+}
+
+static int rebuild_nat(struct repair_run *r)
+{
+	struct fsck_ctx *ctx = r->ctx;
+	struct f2fs_nat_model *nm = &ctx->nat;
+	struct fsck_repair *rep = ctx->rep;
+	struct f2fs_nat_entry e;
+	int err = 0;
+
+	if (!f2fs_nat_get(nm, 0, &e) && (e.block_addr || e.ino))
+		err = nat_put(r, 0, 0, 0, 0);
+	for (uint32_t nid = F2FS_NODE_INO; nid <= F2FS_META_INO && !err; nid++)
+		if (!f2fs_nat_get(nm, nid, &e) && (le32_to_cpu(e.block_addr) != 1 ||
+						   le32_to_cpu(e.ino) != nid))
+			err = nat_put(r, nid, nid, 1, 0);
+	for (uint32_t i = 0; i < rep->n_nodes && !err; i++) {
+		const struct fsck_fixnode *n = &rep->nodes[i];
+
+		if (n->new_addr)
+			err = nat_put(r, n->nid, rep->owner[n->nid] ? rep->owner[n->nid] : n->nid,
+				      n->new_addr, nat_version(ctx, n->nid));
+	}
+	for (uint32_t nid = F2FS_RESERVED_NODE_NUM; nid < nm->max_nid && !err; nid++) {
+		uint32_t b = nid / (uint32_t)NAT_ENTRY_PER_BLOCK;
+
+		if (nm->block_used[b] <= (b == 0 ? 3u : 0u)) {
+			nid = (b + 1) * (uint32_t)NAT_ENTRY_PER_BLOCK - 1;
+			continue;
+		}
+		if (f2fs_nat_get(nm, nid, &e) || !e.block_addr)
+			continue;
+		if (!(ctx->ni[nid].flags & FSCK_NI_NODE))
+			err = nat_put(r, nid, 0, 0, e.version);
+		else if (rep->owner[nid] && le32_to_cpu(e.ino) != rep->owner[nid])
+			err = nat_put(r, nid, rep->owner[nid], le32_to_cpu(e.block_addr), e.version);
+	}
+	return err;
+}
+
+/* ---- SIT ---- */
+
+static bool is_node_type(unsigned int t)
+{
+	return t >= CURSEG_HOT_NODE && t <= CURSEG_COLD_NODE;
+}
+
+/* The type a segment holding blocks of the given classes should have. */
+static unsigned int segment_type(struct repair_run *r, uint32_t segno, uint32_t count)
+{
+	const struct f2fs_seg_entry *se = &r->ctx->sit.segs[segno];
+	uint8_t kind = r->ctx->seg_kind[segno] & 3;
+	int log = fsck_alloc_log_of(&r->a, segno);
+
+	if (log >= 0)
+		return (unsigned int)log;
+	if (!count || kind == 3 || kind == 0)
+		return se->type < NR_CURSEG_TYPE ? se->type : CURSEG_HOT_DATA;
+	if (kind == 2)
+		return is_node_type(se->type) ? se->type : CURSEG_WARM_NODE;
+	return se->type < CURSEG_HOT_NODE ? se->type : CURSEG_WARM_DATA;
+}
+
+static void rebuild_sit(struct repair_run *r)
+{
+	struct fsck_ctx *ctx = r->ctx;
+	struct f2fs_sit_model *m = &ctx->sit;
+
+	for (uint32_t segno = 0; segno < m->main_segs; segno++) {
+		struct f2fs_seg_entry *se = &m->segs[segno];
+		const uint8_t *fin = r->a.fin + (size_t)segno * (BLKS_PER_SEG / 8);
+		struct f2fs_sit_entry raw;
+		uint32_t count = 0;
+		unsigned int type;
+		bool same = true;
+
+		for (uint32_t i = 0; i < SIT_VBLOCK_MAP_SIZE; i++) {
+			raw.valid_map[i] = rev8(fin[i]);
+			count += (uint32_t)__builtin_popcount(fin[i]);
+			if (raw.valid_map[i] != se->cur_valid_map[i] ||
+			    raw.valid_map[i] != se->ckpt_valid_map[i])
+				same = false;
+		}
+		type = segment_type(r, segno, count);
+		if (same && count == se->valid_blocks && count == se->ckpt_valid_blocks &&
+		    type == se->type)
+			continue;
+		raw.vblocks = cpu_to_le16((uint16_t)(type << SIT_VBLOCKS_SHIFT | count));
+		raw.mtime = cpu_to_le64(se->mtime);
+		f2fs_sit_load_entry(m, segno, &raw);
+		f2fs_sit_mark_dirty(m, segno);
+		r->sit_changed++;
+	}
+	f2fs_sit_finish_load(m);
+}
+
+/* ---- checkpoint ---- */
+
+static void build_plan(struct repair_run *r, uint32_t *orphans, uint32_t n_orphans)
+{
+	struct fsck_ctx *ctx = r->ctx;
+	struct f2fs_fs *fs = ctx->fs;
+	struct f2fs_commit_plan *p = &r->plan;
+	uint32_t free_segs = 0;
+
+	for (int t = 0; t < NR_CURSEG_TYPE; t++) {
+		if (!r->a.log[t].moved)
+			continue;
+		p->curseg_segno[t] = r->a.log[t].segno;
+		p->curseg_blkoff[t] = (uint16_t)r->a.log[t].blkoff;
+		p->alloc_type[t] = LFS;
+		memset(p->sums[t].entries, 0, sizeof(p->sums[t].entries));
+		memcpy(p->sums[t].entries, r->a.log[t].sum.entries, sizeof(p->sums[t].entries));
+	}
+	for (int t = 0; t < NR_CURSEG_TYPE; t++)
+		if (!r->a.log[t].moved)
+			memcpy(p->sums[t].entries, fs->cursum[t].entries, sizeof(p->sums[t].entries));
+	for (uint32_t s = 0; s < ctx->sit.main_segs; s++)
+		if (!ctx->sit.segs[s].valid_blocks && fsck_alloc_log_of(&r->a, s) < 0)
+			free_segs++;
+	p->valid_block_count = ctx->st.nodes + ctx->st.data_blocks + ctx->st.new_addr_blocks +
+			       ctx->st.compress_addr_slots;
+	p->valid_node_count = (uint32_t)ctx->st.nodes;
+	p->valid_inode_count = (uint32_t)ctx->st.inodes;
+	p->free_segment_count = free_segs;
+	p->orphans = orphans;
+	p->n_orphans = n_orphans;
+	p->flags &= ~(uint32_t)(CP_ERROR_FLAG | CP_FSCK_FLAG | CP_CRC_RECOVERY_FLAG |
+				CP_NOCRC_RECOVERY_FLAG | CP_UMOUNT_FLAG | CP_FASTBOOT_FLAG);
+	if (r->keep_chain) {
+		p->flags |= CP_NOCRC_RECOVERY_FLAG;
+		p->node_summaries = false;
+		p->nat_bits = false;
+	} else {
+		p->flags |= CP_UMOUNT_FLAG;
+		p->node_summaries = true;
+		p->nat_bits = (fs->cp_flags & CP_NAT_BITS_FLAG) != 0;
+	}
+}
+
+/* Orphans the walk accepted, in their order. */
+static uint32_t keep_orphans(struct fsck_ctx *ctx, uint32_t *out)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < ctx->n_orphans; i++) {
+		uint32_t ino = ctx->orphans[i];
+
+		if (ino < ctx->fs->max_nid && (ctx->ni[ino].flags & FSCK_NI_ORPHAN) &&
+		    (ctx->ni[ino].flags & FSCK_NI_INODE)) {
+			bool dup = false;
+
+			for (uint32_t k = 0; k < n && !dup; k++)
+				dup = out[k] == ino;
+			if (!dup)
+				out[n++] = ino;
+		}
+	}
+	return n;
+}
+
+/* ---- superblock ---- */
+
+static bool sb_copy_bad(const struct f2fs_fs *fs, int i)
+{
+	return fs->sb_check[i].err != 0 ||
+	       memcmp(&fs->sb_copy[i], &fs->sb, sizeof(fs->sb)) != 0;
+}
+
+static int write_sb_copy(struct f2fs_fs *fs, int i, const struct f2fs_super_block *sb)
+{
+	return f2fs_dev_pwrite(fs->dev, (uint64_t)i * F2FS_BLKSIZE + F2FS_SUPER_OFFSET,
+			       sizeof(*sb), sb);
+}
+
+/* Called after the commit: the copy in use is valid throughout. */
+static int fix_superblocks(struct repair_run *r)
+{
+	struct f2fs_fs *fs = r->ctx->fs;
+	struct f2fs_super_block good = fs->sb;
+	int use = fs->sb_index, other = 1 - use, err = 0;
+	bool clear_errors = false;
+
+	for (size_t i = 0; i < sizeof(good.s_errors); i++)
+		clear_errors |= good.s_errors[i] != 0;
+	for (size_t i = 0; i < sizeof(good.s_stop_reason); i++)
+		clear_errors |= good.s_stop_reason[i] != 0;
+	if (clear_errors) {
+		memset(good.s_errors, 0, sizeof(good.s_errors));
+		memset(good.s_stop_reason, 0, sizeof(good.s_stop_reason));
+		if (le32_to_cpu(good.feature) & F2FS_FEATURE_SB_CHKSUM)
+			good.crc = cpu_to_le32(f2fs_sb_checksum(&good));
+	}
+	if (!clear_errors && !sb_copy_bad(fs, other))
+		return 0;
+	err = write_sb_copy(fs, other, &good);
+	if (!err)
+		err = f2fs_dev_flush(fs->dev);
+	if (!err && clear_errors) {
+		err = write_sb_copy(fs, use, &good);
+		if (!err)
+			err = f2fs_dev_flush(fs->dev);
+	}
+	return err;
+}
+
+/* ---- checkpoint geometry ---- */
+
+/* The fields mkfs sets once (reserved and overprovision segments, user
+ * blocks), taken from the other pack when the current one has them
+ * wrong; the kernel's other refusals (CP_ERROR_FLAG, logs sharing a
+ * section) are fixed by the new pack itself. */
+static int restore_cp_geometry(struct fsck_ctx *ctx)
+{
+	struct f2fs_fs *fs = ctx->fs;
+	int other = 1 - fs->cp_index;
+	uint8_t *buf;
+	struct f2fs_checkpoint *cp, *o;
+	const char *why;
+	int err;
+
+	cp = fs->cp;
+	if (fs->cp_check[other].err)
+		return (fs->cp_flags & CP_ERROR_FLAG) ? 0 : -EFSCORRUPTED;
+	if (fs->cp_check[other].err)
+		return -EFSCORRUPTED;
+	buf = malloc(F2FS_BLKSIZE);
+	if (!buf)
+		return -ENOMEM;
+	err = f2fs_dev_read(fs->dev, le32_to_cpu(fs->sb.cp_blkaddr) + (uint32_t)other * BLKS_PER_SEG,
+			    1, buf);
+	o = (struct f2fs_checkpoint *)buf;
+	if (!err && f2fs_ckpt_validate(&fs->sb, o, &why))
+		err = -EFSCORRUPTED;
+	if (!err) {
+		cp->user_block_count = o->user_block_count;
+		cp->rsvd_segment_count = o->rsvd_segment_count;
+		cp->overprov_segment_count = o->overprov_segment_count;
+	}
+	free(buf);
+	return err;
+}
+
+static bool anything_fixable(const struct fsck_ctx *ctx)
+{
+	for (size_t i = 0; i < fsck_n_problems; i++)
+		if (ctx->code_count[i] && fsck_problems[i].fix != FIX_NONE &&
+		    fsck_problems[i].fix != FIX_UNFIXABLE)
+			return true;
+	return false;
+}
+
+/* ---- the whole repair ---- */
+
+static int refuse(struct fsck_ctx *ctx, const char *why)
+{
+	fsck_diag(ctx, "not repairing: %s", why);
+	return -EAGAIN;
+}
+
+static int run_repair(struct repair_run *r)
+{
+	struct fsck_ctx *ctx = r->ctx;
+	struct fsck_repair *rep = ctx->rep;
+	uint32_t *orphans, n_orphans;
+	int err;
+
+	err = fsck_alloc_init(&r->a, ctx);
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < ctx->rep->n_unreach; i++)
+		unuse(r, ctx->rep->unreach[i]);
+	f2fs_commit_plan_init(&r->plan, ctx->fs);
+	err = move_broken_logs(r);
+	if (!err && ctx->st.chain_nodes)
+		err = rehome_chain(r);
+	if (!err)
+		err = fix_summaries(r);
+	if (!err)
+		err = write_data_blocks(r);
+	if (!err)
+		err = write_node_blocks(r);
+	if (!err)
+		err = write_filled_summaries(r);
+	if (!err)
+		err = rebuild_nat(r);
+	if (err)
+		return err;
+	rebuild_sit(r);
+	orphans = malloc(((size_t)ctx->n_orphans + 1) * sizeof(*orphans));
+	if (!orphans)
+		return -ENOMEM;
+	n_orphans = keep_orphans(ctx, orphans);
+	build_plan(r, orphans, n_orphans);
+	err = f2fs_dev_flush(ctx->fs->dev);
+	if (!err)
+		err = f2fs_commit(ctx->fs, &ctx->sit, &ctx->nat, &r->plan);
+	free(orphans);
+	if (!err)
+		err = fix_superblocks(r);
+	(void)rep;
+	return err;
+}
+
+int fsck_repair_apply(struct fsck_ctx *ctx, uint64_t *written)
+{
+	struct repair_run r;
+	struct f2fs_dev *dev;
+	int err;
+
+	*written = 0;
+	if (!ctx->fs_usable || !ctx->sit_loaded || !ctx->nat_loaded || !ctx->rep)
+		return refuse(ctx, "no usable superblock, checkpoint, SIT and NAT");
+	if (!ctx->fs->cursum_loaded || ctx->fs->cursum_load_err)
+		return refuse(ctx, "the current segment summaries cannot be loaded");
+	if (ctx->fs->ckpt_sanity.err && restore_cp_geometry(ctx))
+		return refuse(ctx, "the checkpoint's geometry fields are invalid and the other pack cannot supply them");
+	if (!anything_fixable(ctx))
+		return refuse(ctx, "no problem found has a fix");
+	if (ctx->rep->err)
+		return refuse(ctx, f2fs_strerror(ctx->rep->err));
+	if (ctx->fs->features & F2FS_FEATURE_RO)
+		return refuse(ctx, "read-only (RO feature) volume");
+	memset(&r, 0, sizeof(r));
+	r.ctx = ctx;
+	dev = ctx->fs->dev;
+	err = run_repair(&r);
+	*written = dev->stats.write_calls + dev->stats.dropped_writes;
+	if (!err || ctx->opt.dry_run)
+		fsck_diag(ctx, "%s %" PRIu64 " node blocks, %" PRIu64 " dentry blocks, %" PRIu64
+			  " summary blocks%s, %" PRIu64 " NAT entries, %" PRIu64
+			  " SIT entries; checkpoint version %" PRIu64 " (%" PRIu64 " writes)",
+			  ctx->opt.dry_run ? "--dry-run: would write" : "repaired:",
+			  r.nodes_written, r.data_written, r.ssa_written,
+			  r.keep_chain ? ", the roll-forward chain re-homed" : "",
+			  r.nat_changed, r.sit_changed, r.plan.version, *written);
+	fsck_alloc_free(&r.a);
+	return err;
+}

@@ -1,0 +1,122 @@
+/*
+ * fsck_repair.h - repair state of an fsck.f2fs run.
+ *
+ * While the passes check, every detection site that has a fix records it
+ * here (fsck_fix.c): node blocks and dentry blocks get a writable copy
+ * (changed in memory only), summary entries to correct, owners of the
+ * nodes the walk reached.  Whatever can be derived from reachability
+ * (SIT, NAT leaks and owners, counters, nat_bits, free segments) is not
+ * recorded: fsck_repair.c recomputes it.  After the check, fsck_repair.c
+ * writes the changed node and data blocks out of place to blocks that the
+ * current checkpoint does not use (fsck_alloc.c), and commits everything
+ * in one new checkpoint.
+ */
+#ifndef FSCK_REPAIR_H
+#define FSCK_REPAIR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "f2fs_fs.h"
+
+struct fsck_ctx;
+struct fsck_walk;
+struct fsck_dent_loc;
+
+/* A node block to rewrite out of place. */
+struct fsck_fixnode {
+	uint32_t nid;
+	uint32_t old_addr;
+	uint32_t new_addr;
+	struct f2fs_node *blk;
+};
+
+/* A data (dentry) block to rewrite out of place. */
+struct fsck_fixdata {
+	uint32_t old_addr;
+	uint32_t new_addr;
+	uint32_t owner;		/* node holding its address */
+	uint16_t ofs;		/* ofs_in_node of that address */
+	uint8_t *blk;
+};
+
+/* A summary entry to correct (the version comes from NAT when applied). */
+struct fsck_fixssa {
+	uint32_t blkaddr;
+	uint32_t nid;
+	uint16_t ofs;
+	uint8_t is_node;
+	uint8_t footer_only;	/* only the segment's footer type */
+};
+
+struct fsck_repair {
+	struct fsck_fixnode *nodes;
+	uint32_t n_nodes, cap_nodes;
+	uint32_t *node_slot;	/* per nid: index + 1 in nodes[], 0 if none */
+	struct fsck_fixdata *data;
+	uint32_t n_data, cap_data;
+	struct fsck_fixssa *ssa;
+	uint32_t n_ssa, cap_ssa;
+	uint32_t *owner;	/* per nid: ino of the inode that reached it */
+	uint8_t *chain_data;	/* bit per main block: named by a chain dnode */
+	uint32_t *chain;	/* chain block addresses in chain order */
+	uint32_t n_chain, cap_chain;
+	uint16_t extra_isize_ref;	/* i_extra_isize of a sane inode */
+	uint16_t ixa_ref;		/* i_inline_xattr_size of a sane inode */
+	uint32_t lost_found;	/* ino of /lost+found when the walk saw it */
+	uint32_t *unreach;	/* blocks the walk marked but a fix gives back */
+	uint32_t n_unreach, cap_unreach;
+	uint32_t *lost;		/* unreachable inodes to reconnect */
+	uint32_t n_lost, cap_lost;
+	bool has_unfixable;	/* a reported problem has no fix */
+	int err;		/* first operational error while recording */
+};
+
+/* Dentry edits. */
+enum fsck_dent_op {
+	FSCK_DENT_DROP,		/* clear the entry's bitmap bits */
+	FSCK_DENT_FTYPE,	/* set file_type to val */
+	FSCK_DENT_HASH,		/* set hash_code to val */
+	FSCK_DENT_INO,		/* set ino to val */
+};
+
+/* ---- fsck_fix.c: recording ---- */
+int fsck_repair_init(struct fsck_ctx *ctx);
+void fsck_repair_free(struct fsck_ctx *ctx);
+/* Writable copy of node nid, made from cur (or read at addr when cur is
+ * NULL) the first time.  NULL when not recording or on error. */
+struct f2fs_node *fsck_fix_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t addr,
+				const void *cur);
+/* The copy of nid if one was made, else NULL. */
+struct f2fs_node *fsck_fix_node_peek(const struct fsck_ctx *ctx, uint32_t nid);
+/* Writable copy of data block addr, whose address is slot ofs of node
+ * owner.  cur as for fsck_fix_node. */
+uint8_t *fsck_fix_data(struct fsck_ctx *ctx, uint32_t addr, uint32_t owner, uint16_t ofs,
+		       const void *cur);
+/* The copy of data block addr if one was made, else NULL. */
+uint8_t *fsck_fix_data_peek(const struct fsck_ctx *ctx, uint32_t addr);
+void fsck_fix_ssa(struct fsck_ctx *ctx, uint32_t blkaddr, uint32_t nid, uint16_t ofs,
+		  bool is_node);
+void fsck_fix_ssa_footer(struct fsck_ctx *ctx, uint32_t blkaddr);
+/* Edit the entry at loc (cur: the block as the walk read it, or NULL). */
+void fsck_fix_dentry(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, const void *cur,
+		     enum fsck_dent_op op, uint32_t val);
+/* Write '.' (dot) or '..' into slot 0 / 1 of the block at loc. */
+void fsck_fix_dots(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, const void *cur,
+		   bool dot, uint32_t ino);
+/* Remember the owner of a node the walk accepted. */
+void fsck_fix_owner(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino);
+/* A block the walk marked in use whose reference a fix drops. */
+void fsck_fix_unreach(struct fsck_ctx *ctx, uint32_t addr);
+/* An inode to reconnect into lost+found. */
+void fsck_fix_lost(struct fsck_ctx *ctx, uint32_t ino);
+/* The chain: record a chain node (in order) and the blocks it names. */
+void fsck_fix_chain_node(struct fsck_ctx *ctx, uint32_t addr, const struct f2fs_node *n);
+
+/* ---- fsck_repair.c: applying ---- */
+/* Apply every recorded and derived fix in one checkpoint.  Returns 0 and
+ * sets *written (device writes issued), or a negative errno; -EAGAIN when
+ * the repair is refused (the reason was printed). */
+int fsck_repair_apply(struct fsck_ctx *ctx, uint64_t *written);
+
+#endif

@@ -1,0 +1,67 @@
+#!/bin/bash
+# tests/fsck/repair.sh: repair every corruption case of tests/fsck/cases.txt.
+#
+# For each case: `fsck.f2fs -y` exits 1 (fixed, none remain; 0 for a case
+# the check finds clean), then our check is clean, a second `-y` writes
+# nothing (image checksum unchanged, exit 0), and f2fs-tools'
+# `fsck.f2fs --dry-run` finds the repaired image clean.  The cases whose
+# problems have no fix (UNFIXABLE below, each with the reason in the
+# problem table) must be refused: exit 4 or 8 and the image unchanged.
+# `--dry-run` must compute the repair without writing (exit 4).
+# Repaired images are kept in $REPAIRED_DIR when set (the kernel test
+# mounts them).  CASES=id,id runs only those cases.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
+require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
+. "$top_srcdir/tests/fsck/cases-lib.sh"
+
+# No usable volume, or a problem whose fix is FIX_UNFIXABLE in the table.
+UNFIXABLE=" sb-nomagic sb-both-bad cp-crc-both sb-unknownfeat sb-encoding sb-featdeps "
+UNFIXABLE="$UNFIXABLE cp-sitbitmap nat-rootnull ino-quotamode ino-rootmode "
+
+ncases=0
+nfixed=0
+while IFS='|' read -r id bname cmd expect verdict note; do
+	bname=$(echo $bname)
+	ncases=$((ncases + 1))
+	if ! make_case "$bname" "$cmd"; then
+		fail "$id: $(head -2 "$WORK/inject.err")"
+		continue
+	fi
+	nfail_before=$nfail
+	sum0=$(cksum <"$IMG")
+	run_fsck "$IMG" --dry-run
+	[ "$(cksum <"$IMG")" = "$sum0" ] || fail "$id: --dry-run changed the image"
+	case "$UNFIXABLE" in
+	*" $id "*)
+		run_fsck "$IMG" -y
+		case $RC in 4|8) ;; *) fail "$id: unfixable case: -y exit $RC, expected 4 or 8" ;; esac
+		[ $nfail = $nfail_before ] && pass "$id (refused)"
+		continue ;;
+	esac
+	run_fsck "$IMG"
+	rc0=$RC
+	run_fsck "$IMG" -y
+	if [ "$rc0" = 0 ]; then
+		[ "$RC" = 0 ] || [ "$RC" = 1 ] || fail "$id: clean case, -y exit $RC"
+	else
+		[ "$RC" = 1 ] || fail "$id: -y exit $RC, expected 1: $(grep -v '^F2FS' "$ERR" | tail -3) $(grep -A3 'checking again' "$OUT" | tail -3)"
+	fi
+	run_fsck "$IMG"
+	[ "$RC" = 0 ] || fail "$id: not clean after the repair: $(grep '^F2FS' "$OUT" | head -3)"
+	sum1=$(cksum <"$IMG")
+	run_fsck "$IMG" -y
+	[ "$RC" = 0 ] || fail "$id: second -y exit $RC"
+	[ "$(cksum <"$IMG")" = "$sum1" ] || fail "$id: the second repair wrote"
+	got=$(oracle_verdict "$IMG")
+	[ "$got" = clean ] || fail "$id: f2fs-tools finds the repaired image $got: $(grep -m3 -iE 'fail|error|\[FIX\]|invalid' "$WORK/oracle.out")"
+	if [ -n "${REPAIRED_DIR:-}" ]; then
+		cp --sparse=always "$IMG" "$REPAIRED_DIR/$id.img"
+	fi
+	if [ $nfail = $nfail_before ]; then
+		nfixed=$((nfixed + 1))
+		pass "$id"
+	fi
+done < <(read_table)
+echo "$TEST_NAME: $ncases cases; $nfixed repaired and clean for ours and f2fs-tools"
+[ $ncases -gt 0 ] || fail "no case ran"
+finish
