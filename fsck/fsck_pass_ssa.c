@@ -56,16 +56,20 @@ static void check_one(struct fsck_ctx *ctx, const struct fsck_ssa_ent *e,
 	if (nid != e->nid) {
 		fsck_report(ctx, PR_SSA_NID, FSCK_OBJ(.blkaddr = e->blkaddr, .found = nid,
 			    .expected = e->nid));
+		fsck_fix_ssa(ctx, e->blkaddr, e->nid, e->ofs_in_node, e->is_node);
 		return;
 	}
 	if (e->is_node)
 		return;
-	if (le16_to_cpu(s->ofs_in_node) != e->ofs_in_node)
+	if (le16_to_cpu(s->ofs_in_node) != e->ofs_in_node) {
 		fsck_report(ctx, PR_SSA_OFS, FSCK_OBJ(.blkaddr = e->blkaddr, .nid = e->nid,
 			    .found = le16_to_cpu(s->ofs_in_node), .expected = e->ofs_in_node));
-	else if (fsck_nat_lookup(ctx, e->nid, &ne) && ne.version != s->version)
+		fsck_fix_ssa(ctx, e->blkaddr, e->nid, e->ofs_in_node, false);
+	} else if (fsck_nat_lookup(ctx, e->nid, &ne) && ne.version != s->version) {
 		fsck_report(ctx, PR_SSA_VERSION, FSCK_OBJ(.blkaddr = e->blkaddr, .nid = e->nid,
 			    .found = s->version, .expected = ne.version));
+		fsck_fix_ssa(ctx, e->blkaddr, e->nid, e->ofs_in_node, false);
+	}
 }
 
 static void check_footer(struct fsck_ctx *ctx, uint32_t segno, const struct f2fs_summary_block *sum)
@@ -77,6 +81,7 @@ static void check_footer(struct fsck_ctx *ctx, uint32_t segno, const struct f2fs
 		return;	/* mixed segments are reported by the walk */
 	fsck_report(ctx, PR_SSA_FOOTER_TYPE, FSCK_OBJ(.segno = segno, .found = type,
 		    .str = kind == 2 ? "node" : "data"));
+	fsck_fix_ssa_footer(ctx, f2fs_seg_start_blkaddr(ctx->fs, segno));
 }
 
 /* Check entries [i, j) which all lie in segno. */
