@@ -12,6 +12,7 @@
 #                  by f2fs-tools' sload.f2fs (N = $BENCH_FILES, default
 #                  650000; building 650k takes about 35 minutes, so start
 #                  with BENCH_FILES=20000), for S = 1 and 128
+# BENCH_BUILD_ONLY=1 only makes the images (run it in the background once).
 # Usage: bench/fsck-bench.sh [FSCK] (default: ./fsck/fsck.f2fs of the
 # current build directory).  Needs root for drop_caches (else warm only).
 set -u
@@ -35,7 +36,8 @@ make_empty() {
 }
 
 make_files() {
-	local s=$1 img=$CACHE/files-$NFILES-s$s.img src=$CACHE/src-$NFILES ndirs i d
+	local s=$1 img src=$CACHE/src-$NFILES ndirs i d
+	img=$CACHE/files-$NFILES-s$s.img
 	[ -f "$img" ] && return
 	if [ ! -d "$src" ]; then
 		ndirs=$(((NFILES + 999) / 1000))
@@ -88,6 +90,13 @@ report() {
 	done
 }
 
+if [ "${BENCH_BUILD_ONLY:-0}" = 1 ]; then	# make the images, measure nothing
+	make_empty 128
+	make_empty 1
+	make_files 1
+	make_files 128
+	exit 0
+fi
 make_empty 128
 make_empty 1
 report empty-1t-s128 "$CACHE/empty-1t-s128.img"

@@ -12,20 +12,16 @@
 #include "f2fs_err.h"
 #include "fsck.h"
 
-static unsigned int popcount_map(const uint8_t *map)
-{
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; i < SIT_VBLOCK_MAP_SIZE; i++)
-		n += (unsigned int)__builtin_popcount(map[i]);
-	return n;
-}
-
+/* Checks one entry; a free segment (count 0, empty map) costs one test. */
 static void check_entry(struct fsck_ctx *ctx, uint32_t segno)
 {
 	const struct f2fs_seg_entry *se = &ctx->sit.segs[segno];
-	unsigned int bits = popcount_map(se->cur_valid_map);
+	unsigned int bits;
 
+	if (se->valid_blocks == 0 && se->type < NR_CURSEG_TYPE &&
+	    f2fs_sit_map_empty(se->cur_valid_map))
+		return;
+	bits = f2fs_sit_map_weight(se->cur_valid_map);
 	if (se->valid_blocks > BLKS_PER_SEG)
 		fsck_report(ctx, PR_SIT_COUNT_RANGE, FSCK_OBJ(.segno = segno,
 			    .found = se->valid_blocks, .expected = BLKS_PER_SEG));
@@ -36,7 +32,8 @@ static void check_entry(struct fsck_ctx *ctx, uint32_t segno)
 		fsck_report(ctx, PR_SIT_BAD_TYPE, FSCK_OBJ(.segno = segno, .found = se->type));
 }
 
-static void check_totals(struct fsck_ctx *ctx)
+/* One pass over the segments: each entry, then the totals. */
+static void check_entries(struct fsck_ctx *ctx)
 {
 	const struct f2fs_checkpoint *cp = ctx->fs->cp;
 	uint64_t nodes = 0, all = 0;
@@ -44,6 +41,7 @@ static void check_totals(struct fsck_ctx *ctx)
 	for (uint32_t segno = 0; segno < ctx->sit.main_segs; segno++) {
 		const struct f2fs_seg_entry *se = &ctx->sit.segs[segno];
 
+		check_entry(ctx, segno);
 		all += se->valid_blocks;
 		if (se->type >= CURSEG_HOT_NODE && se->type <= CURSEG_COLD_NODE)
 			nodes += se->valid_blocks;
@@ -70,9 +68,7 @@ int fsck_pass_sit(struct fsck_ctx *ctx)
 	if (err)
 		return err;
 	ctx->sit_loaded = true;
-	for (uint32_t segno = 0; segno < ctx->sit.main_segs; segno++)
-		check_entry(ctx, segno);
-	check_totals(ctx);
+	check_entries(ctx);
 	fsck_progress(ctx, 2, 1, 1);
 	return 0;
 }

@@ -20,11 +20,13 @@
 #define LIST_MAX	8	/* block addresses named per segment */
 #define NAT_BITS_LINES	64
 
-static uint8_t rev8(uint8_t b)
+/* Reverse the bit order inside each byte of w: the reachability map is
+ * LSB-first per byte, the SIT valid map MSB-first. */
+static uint64_t rev_bits_in_bytes(uint64_t w)
 {
-	b = (uint8_t)((b & 0xF0) >> 4 | (b & 0x0F) << 4);
-	b = (uint8_t)((b & 0xCC) >> 2 | (b & 0x33) << 2);
-	return (uint8_t)((b & 0xAA) >> 1 | (b & 0x55) << 1);
+	w = ((w >> 1) & 0x5555555555555555ull) | ((w & 0x5555555555555555ull) << 1);
+	w = ((w >> 2) & 0x3333333333333333ull) | ((w & 0x3333333333333333ull) << 2);
+	return ((w >> 4) & 0x0f0f0f0f0f0f0f0full) | ((w & 0x0f0f0f0f0f0f0f0full) << 4);
 }
 
 /* Append up to LIST_MAX addresses, then "(+N more)". */
@@ -47,14 +49,21 @@ static uint32_t compare_segment(struct fsck_ctx *ctx, uint32_t segno)
 	uint32_t base = f2fs_seg_start_blkaddr(ctx->fs, segno);
 	uint32_t missing[LIST_MAX], extra[LIST_MAX], nm = 0, ne = 0, used = 0;
 	char list[160];
-	bool same = true;
+	uint64_t diff = 0;
 
-	for (uint32_t i = 0; i < BLKS_PER_SEG / 8; i++) {
-		used += (uint32_t)__builtin_popcount(reach[i]);
-		if (rev8(reach[i]) != se->cur_valid_map[i])
-			same = false;
+	/* Nothing referenced in the segment (the walk marks seg_kind with
+	 * every reach bit it sets) and nothing valid: the common free case,
+	 * decided without touching the reachability map. */
+	if (!(ctx->seg_kind[segno] & 3) && f2fs_sit_map_empty(se->cur_valid_map))
+		return 0;
+	for (uint32_t i = 0; i < F2FS_SIT_MAP_WORDS; i++) {
+		uint64_t r = f2fs_sit_map_word(reach, i);
+
+		if (r)
+			used += f2fs_popcount64(r);
+		diff |= rev_bits_in_bytes(r) ^ f2fs_sit_map_word(se->cur_valid_map, i);
 	}
-	if (same)
+	if (!diff)
 		return used;
 	for (uint32_t k = 0; k < BLKS_PER_SEG; k++) {
 		bool r = fsck_bit(reach, k), s = f2fs_test_bit(k, se->cur_valid_map);
@@ -168,12 +177,14 @@ static void check_logs(struct fsck_ctx *ctx)
 	}
 }
 
-static bool is_curseg(const struct f2fs_fs *fs, uint32_t segno)
+/* Whether log t is the first log on its segment (logs sharing a segment
+ * count once). */
+static bool first_curseg_of(const struct f2fs_fs *fs, int t)
 {
-	for (int t = 0; t < NR_CURSEG_TYPE; t++)
-		if (fs->curseg_segno[t] == segno)
-			return true;
-	return false;
+	for (int u = 0; u < t; u++)
+		if (fs->curseg_segno[u] == fs->curseg_segno[t])
+			return false;
+	return true;
 }
 
 static void check_counters(struct fsck_ctx *ctx)
@@ -193,8 +204,16 @@ static void check_counters(struct fsck_ctx *ctx)
 		fsck_report(ctx, PR_CP_VALID_INODES, FSCK_OBJ(.found = le32_to_cpu(cp->valid_inode_count),
 			    .expected = ctx->st.inodes));
 	for (uint32_t s = 0; s < ctx->sit.main_segs; s++)
-		if (!ctx->sit.segs[s].valid_blocks && !is_curseg(ctx->fs, s))
+		if (!ctx->sit.segs[s].valid_blocks)
 			free_segs++;
+	/* a current segment is never free, even when it holds nothing */
+	for (int t = 0; t < NR_CURSEG_TYPE; t++) {
+		uint32_t s = ctx->fs->curseg_segno[t];
+
+		if (s < ctx->sit.main_segs && !ctx->sit.segs[s].valid_blocks &&
+		    first_curseg_of(ctx->fs, t))
+			free_segs--;
+	}
 	if (le32_to_cpu(cp->free_segment_count) > free_segs)
 		fsck_report(ctx, PR_CP_FREE_SEGMENTS, FSCK_OBJ(.found = le32_to_cpu(cp->free_segment_count),
 			    .expected = free_segs));

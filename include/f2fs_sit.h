@@ -92,6 +92,50 @@ void f2fs_sit_to_raw(const struct f2fs_sit_model *m, uint32_t segno,
 int f2fs_sit_load(struct f2fs_fs *fs, struct f2fs_sit_model *m,
 		  uint32_t *bad_entries);
 
+/* Valid maps read as 64-bit words (SIT_VBLOCK_MAP_SIZE is 64 bytes). */
+#define F2FS_SIT_MAP_WORDS	(SIT_VBLOCK_MAP_SIZE / 8)
+
+static inline uint64_t f2fs_sit_map_word(const uint8_t *map, unsigned int i)
+{
+	uint64_t w;
+
+	__builtin_memcpy(&w, map + 8 * i, 8);
+	return w;
+}
+
+/* Set bits of one word without libgcc's per-call popcount (no -mpopcnt). */
+static inline unsigned int f2fs_popcount64(uint64_t w)
+{
+	w -= (w >> 1) & 0x5555555555555555ull;
+	w = (w & 0x3333333333333333ull) + ((w >> 2) & 0x3333333333333333ull);
+	w = (w + (w >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (unsigned int)((w * 0x0101010101010101ull) >> 56);
+}
+
+/* Whether a valid map has no bit set. */
+static inline bool f2fs_sit_map_empty(const uint8_t *map)
+{
+	uint64_t any = 0;
+
+	for (unsigned int i = 0; i < F2FS_SIT_MAP_WORDS; i++)
+		any |= f2fs_sit_map_word(map, i);
+	return any == 0;
+}
+
+/* Number of bits set in a valid map (zero words cost one test each). */
+static inline unsigned int f2fs_sit_map_weight(const uint8_t *map)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < F2FS_SIT_MAP_WORDS; i++) {
+		uint64_t w = f2fs_sit_map_word(map, i);
+
+		if (w)
+			n += f2fs_popcount64(w);
+	}
+	return n;
+}
+
 static inline uint32_t f2fs_sit_secno(const struct f2fs_sit_model *m, uint32_t segno)
 {
 	return segno / m->segs_per_sec;

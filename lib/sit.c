@@ -25,15 +25,6 @@ static struct f2fs_sec_entry *sec_of(struct f2fs_sit_model *m, uint32_t segno)
 	return &m->secs[f2fs_sit_secno(m, segno)];
 }
 
-static unsigned int map_popcount(const uint8_t *map)
-{
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; i < SIT_VBLOCK_MAP_SIZE; i++)
-		n += (unsigned int)__builtin_popcount(map[i]);
-	return n;
-}
-
 static void mark_dirty(struct f2fs_sit_model *m, uint32_t segno)
 {
 	struct f2fs_seg_entry *se = &m->segs[segno];
@@ -231,7 +222,7 @@ static int check_raw_entry(const struct f2fs_sit_entry *raw)
 
 	if (count > BLKS_PER_SEG)
 		return -EFSCORRUPTED;
-	if (map_popcount(raw->valid_map) != count)
+	if (f2fs_sit_map_weight(raw->valid_map) != count)
 		return -EFSCORRUPTED;
 	if (GET_SIT_TYPE(raw) >= NR_CURSEG_TYPE)
 		return -EFSCORRUPTED;
@@ -345,17 +336,41 @@ static size_t build_sit_runs(const struct f2fs_fs *fs, uint32_t first, uint32_t 
 	return nvec;
 }
 
+/* A free segment's entry as mkfs and the kernel write it: nothing set. */
+static bool raw_entry_zero(const struct f2fs_sit_entry *raw)
+{
+	return raw->vblocks == 0 && raw->mtime == 0 && f2fs_sit_map_empty(raw->valid_map);
+}
+
+/* Bulk load of one entry into a freshly initialised model: a zero entry
+ * is skipped (the model already holds it, and its memory stays untouched),
+ * counts are left to f2fs_sit_finish_load(). */
+static void bulk_load_entry(struct f2fs_sit_model *m, uint32_t segno,
+			    const struct f2fs_sit_entry *raw, uint32_t *bad)
+{
+	struct f2fs_seg_entry *se = &m->segs[segno];
+
+	if (raw_entry_zero(raw))
+		return;
+	se->valid_blocks = (uint16_t)GET_SIT_VBLOCKS(raw);
+	se->ckpt_valid_blocks = se->valid_blocks;
+	se->type = (uint8_t)GET_SIT_TYPE(raw);
+	memcpy(se->cur_valid_map, raw->valid_map, SIT_VBLOCK_MAP_SIZE);
+	memcpy(se->ckpt_valid_map, raw->valid_map, SIT_VBLOCK_MAP_SIZE);
+	se->mtime = le64_to_cpu(raw->mtime);
+	if (check_raw_entry(raw))
+		(*bad)++;
+}
+
 static void load_sit_block(struct f2fs_sit_model *m, uint32_t blk,
 			   const struct f2fs_sit_block *sb, uint32_t *bad)
 {
 	uint32_t start = blk * (uint32_t)SIT_ENTRY_PER_BLOCK;
+	uint32_t n = m->main_segs - start < SIT_ENTRY_PER_BLOCK ?
+		     m->main_segs - start : (uint32_t)SIT_ENTRY_PER_BLOCK;
 
-	for (uint32_t i = 0; i < SIT_ENTRY_PER_BLOCK; i++) {
-		if (start + i >= m->main_segs)
-			break;
-		if (f2fs_sit_load_entry(m, start + i, &sb->entries[i]))
-			(*bad)++;
-	}
+	for (uint32_t i = 0; i < n; i++)
+		bulk_load_entry(m, start + i, &sb->entries[i], bad);
 }
 
 static int load_sit_blocks(struct f2fs_fs *fs, struct f2fs_sit_model *m,
