@@ -71,6 +71,8 @@ struct fsck_opts {
 	unsigned int max_lines;	/* lines printed per problem code */
 	bool answer_no;		/* -n / -N given: never ask */
 	uint64_t write_limit;	/* --write-limit N (test hook): drop writes after N */
+	int nat_read;		/* --nat-read=single|batch (bench): read the NAT blocks
+				 * the commit rewrites before it, timed; 0 = not */
 };
 
 /* Per-nid state, calloc'd for max_nid entries (only touched pages become

@@ -44,13 +44,16 @@ static void list_problems(void)
 	for (size_t i = 0; i < fsck_n_problems; i++) {
 		const struct fsck_problem_def *d = &fsck_problems[i];
 
-		printf("%d\t%s\t%s\t%s\t%s\t%s\n", (int)d->code, d->name,
+		const char *why = d->fix == FIX_UNFIXABLE ? fsck_unfixable_why(d->code) : "";
+
+		printf("%d\t%s\t%s\t%s\t%s%s%s\t%s\n", (int)d->code, d->name,
 		       fsck_severity_name(d->severity), d->preen_ok ? "preen" : "ask",
-		       fsck_fix_name(d->fix), d->msg);
+		       fsck_fix_name(d->fix), *why ? ": " : "", why, d->msg);
 	}
 }
 
-enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP, OPT_PROBLEMS, OPT_WRITE_LIMIT };
+enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP, OPT_PROBLEMS, OPT_WRITE_LIMIT,
+       OPT_NAT_READ };
 
 static const struct option long_opts[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -61,6 +64,7 @@ static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "list-problems", no_argument, NULL, OPT_PROBLEMS },
 	{ "write-limit", required_argument, NULL, OPT_WRITE_LIMIT },
+	{ "nat-read", required_argument, NULL, OPT_NAT_READ },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -123,6 +127,13 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 		case 'p': parse_preen(argc, argv, o); break;
 		case 'f': case 'y': o->mode = FSCK_MODE_YES; break;
 		case 'n': case 'N': o->mode = FSCK_MODE_CHECK; o->answer_no = true; break;
+		case OPT_NAT_READ:
+			if (strcmp(optarg, "single") && strcmp(optarg, "batch")) {
+				fprintf(stderr, "fsck.f2fs: --nat-read takes single or batch\n");
+				return FSCK_EXIT_USAGE;
+			}
+			o->nat_read = strcmp(optarg, "single") ? 2 : 1;
+			break;
 		case OPT_WRITE_LIMIT:
 			if (!parse_uint(optarg, 1L << 40, &v)) {
 				fprintf(stderr, "fsck.f2fs: --write-limit needs a number\n");

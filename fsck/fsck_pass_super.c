@@ -79,6 +79,14 @@ static bool raw_pack_version(struct fsck_ctx *ctx, int pack, uint64_t *ver)
 	return true;
 }
 
+/* A pack whose first block is sound but whose last block is not (yet):
+ * the state a power cut leaves while a checkpoint is written. */
+static bool torn_write(const char *why)
+{
+	return !strcmp(why, "last checkpoint block is invalid") ||
+	       !strcmp(why, "first and last checkpoint blocks carry different versions");
+}
+
 static void check_packs(struct fsck_ctx *ctx)
 {
 	struct f2fs_fs *fs = ctx->fs;
@@ -90,6 +98,9 @@ static void check_packs(struct fsck_ctx *ctx)
 		if (!fs->cp_check[i].err)
 			continue;
 		if (fs->cp_index >= 0 && raw_pack_version(ctx, i, &ver) &&
+		    (int64_t)(ver - fs->cp_version[fs->cp_index]) > 0 && torn_write(why))
+			fsck_report(ctx, PR_CP_TORN, FSCK_OBJ(.cp = (uint64_t)i + 1, .str = why));
+		else if (fs->cp_index >= 0 && raw_pack_version(ctx, i, &ver) &&
 		    (int64_t)(ver - fs->cp_version[fs->cp_index]) > 0)
 			fsck_report(ctx, PR_CP_NEWER_PACK_INVALID, FSCK_OBJ(.cp = (uint64_t)i + 1, .str = why));
 		else

@@ -24,7 +24,7 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "unknown feature bits {xfound}"),
 	P(SB_ENCODING, E, false, FIX_UNFIXABLE,
 	  "casefold feature with unknown encoding {found}"),
-	P(SB_SEGMENT_COUNT_EXCESS, W, true, FIX_SB_FROM_GOOD_COPY,
+	P(SB_SEGMENT_COUNT_EXCESS, W, true, FIX_UNFIXABLE,
 	  "segment_count exceeds the end of the main area by {found} segments (the kernel rewrites it)"),
 	P(SB_KERNEL_ERRORS, W, true, FIX_SB_FROM_GOOD_COPY,
 	  "the kernel recorded errors or stop reasons in the superblock"),
@@ -38,7 +38,7 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "the checkpoint has CP_ERROR_FLAG (the kernel refuses to mount)"),
 	P(CP_FSCK_FLAG, I, true, FIX_CP_REWRITE,
 	  "the kernel asked for a check (CP_FSCK_FLAG)"),
-	P(CP_SUMMARY_LOAD, E, false, FIX_CP_REWRITE,
+	P(CP_SUMMARY_LOAD, E, false, FIX_UNFIXABLE,
 	  "the current segment summaries cannot be loaded: {str}"),
 	P(CP_NAT_JOURNAL_COUNT, E, false, FIX_CP_REWRITE,
 	  "the NAT journal holds {found} entries (at most {expected})"),
@@ -72,12 +72,14 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "nat_bits do not belong to this checkpoint; the kernel ignores them"),
 	P(CP_NAT_BITS_MISMATCH, E, true, FIX_NAT_BITS,
 	  "nat_bits of NAT block {idx}: {str}"),
-	P(CP_QUOTA_NEED_FSCK, I, true, FIX_CP_REWRITE,
+	P(CP_QUOTA_NEED_FSCK, I, true, FIX_NONE,
 	  "the kernel marked quota as needing a check (CP_QUOTA_NEED_FSCK_FLAG)"),
 	P(CP_NOT_UMOUNT, I, true, FIX_NONE,
 	  "the checkpoint is not an unmount checkpoint (unclean shutdown)"),
 	P(CP_NEWER_PACK_INVALID, W, true, FIX_CP_REWRITE,
 	  "checkpoint pack {cp} has a newer version but is invalid ({str}); the older pack is used"),
+	P(CP_TORN, I, true, FIX_NONE,
+	  "checkpoint pack {cp} was cut while being written ({str}); the older pack is used and the next checkpoint overwrites it"),
 	P(SIT_COUNT_POPCOUNT, E, false, FIX_SIT_REBUILD,
 	  "segment {segno}: SIT count {found} but {expected} bits set"),
 	P(SIT_BAD_TYPE, E, false, FIX_SIT_REBUILD,
@@ -122,7 +124,7 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "ino {ino}: {str} nid {nid} has no block in NAT"),
 	P(INODE_CHECKSUM, E, true, FIX_INODE_FIELD,
 	  "ino {ino}: inode checksum {xfound}, expected {xexpected}"),
-	P(INODE_MODE, E, false, FIX_RECONNECT,
+	P(INODE_MODE, E, false, FIX_INODE_FIELD,
 	  "ino {ino}: invalid i_mode {xfound}"),
 	P(INODE_LINKS, E, true, FIX_INODE_FIELD,
 	  "ino {ino}: i_links is {found}, counted {expected}"),
@@ -164,7 +166,7 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "the root inode is not a usable directory: {str}"),
 	P(INODE_DEPTH, E, true, FIX_INODE_FIELD,
 	  "ino {ino}: i_current_depth {found} / i_dir_level {expected} is invalid"),
-	P(INODE_UNREACHABLE, W, true, FIX_RECONNECT,
+	P(INODE_UNREACHABLE, W, true, FIX_UNFIXABLE,
 	  "ino {ino}: in use but not reachable from the root"),
 	P(QUOTA_INODE, E, false, FIX_UNFIXABLE,
 	  "quota inode {ino} (type {idx}): {str}"),
@@ -180,7 +182,7 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "{path}: entry '{str}' has file type {found}, the inode is type {expected}"),
 	P(DENT_HASH, E, true, FIX_DENTRY_FIX,
 	  "{path}: entry '{str}' has hash {xfound}, expected {xexpected}"),
-	P(DENT_POSITION, E, true, FIX_DENTRY_FIX,
+	P(DENT_POSITION, E, true, FIX_INODE_FIELD,
 	  "{path}: entry '{str}' is in block {idx}, outside its hash bucket"),
 	P(DENT_DOT, E, true, FIX_DOTS,
 	  "{path}: '.' {str}"),
@@ -256,6 +258,25 @@ const struct fsck_problem_def *fsck_problem_find(enum fsck_problem code)
 	int i = fsck_problem_index(code);
 
 	return i < 0 ? NULL : &fsck_problems[i];
+}
+
+const char *fsck_unfixable_why(enum fsck_problem code)
+{
+	switch (code) {
+	case PR_SB_NONE_VALID: return "no superblock to start from";
+	case PR_SB_FEATURE_DEPS: case PR_SB_UNKNOWN_FEATURE: case PR_SB_ENCODING:
+		return "the feature set is the volume's own; fsck does not change features";
+	case PR_SB_SEGMENT_COUNT_EXCESS: return "harmless, the kernel corrects it at mount";
+	case PR_CP_NONE_VALID: return "no checkpoint to start from";
+	case PR_CP_SUMMARY_LOAD: return "the log summaries cannot be rebuilt without them";
+	case PR_ROOT_NOT_DIR: return "recreating the root directory is not supported";
+	case PR_QUOTA_INODE: return "quota files are not rebuilt";
+	case PR_INODE_UNREACHABLE:
+		return "reconnecting into lost+found is not implemented yet: the inode is kept, unreachable";
+	case PR_RF_CHAIN_LOOP: case PR_RF_DENT_INODE_IN_NAT: case PR_RF_CHAIN_OVERLAP:
+		return "the fsync'd chain belongs to the kernel's recovery; a repair re-homes it unchanged";
+	default: return "";
+	}
 }
 
 const char *fsck_severity_name(enum fsck_severity s)

@@ -49,6 +49,7 @@ enum fsck_problem {
 	PR_CP_QUOTA_NEED_FSCK = 1032,
 	PR_CP_NOT_UMOUNT = 1033,
 	PR_CP_NEWER_PACK_INVALID = 1034,
+	PR_CP_TORN = 1035,
 	/* SIT entries */
 	PR_SIT_COUNT_POPCOUNT = 2001,
 	PR_SIT_BAD_TYPE = 2002,
@@ -181,5 +182,7 @@ const struct fsck_problem_def *fsck_problem_find(enum fsck_problem code);
 int fsck_problem_index(enum fsck_problem code);
 const char *fsck_severity_name(enum fsck_severity s);
 const char *fsck_fix_name(enum fsck_fix f);
+/* Why a FIX_UNFIXABLE problem has no fix ("" for the others). */
+const char *fsck_unfixable_why(enum fsck_problem code);
 
 #endif

@@ -1,7 +1,9 @@
 # tests/fsck: tests of fsck.f2fs.  The problem table's unit test, then
 # shell tests run as `$(SHELL) script` with top_srcdir/top_builddir set:
 # command line and exit codes, clean controls, the table-driven corruption
-# cases (each with f2fs-tools' verdict recorded), and man page agreement.
+# cases (each with f2fs-tools' verdict recorded), their repair (ours,
+# f2fs-tools' and a second repair agree it is done), the repair cut after
+# every write, and man page agreement.
 check_PROGRAMS += tests/fsck/test_problem_table
 tests_fsck_test_problem_table_SOURCES = tests/fsck/test_problem_table.c fsck/fsck_problem.c
 tests_fsck_test_problem_table_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit -I$(top_srcdir)/fsck
@@ -10,6 +12,8 @@ FSCK_TESTS = \
 	tests/fsck/cli.sh \
 	tests/fsck/clean.sh \
 	tests/fsck/cases.sh \
+	tests/fsck/repair.sh \
+	tests/fsck/writecut.sh \
 	tests/fsck/manpage.sh
 TESTS += tests/fsck/test_problem_table $(FSCK_TESTS)
-EXTRA_DIST += $(FSCK_TESTS) tests/fsck/common.sh tests/fsck/cases.txt
+EXTRA_DIST += $(FSCK_TESTS) tests/fsck/common.sh tests/fsck/cases-lib.sh tests/fsck/cases.txt

@@ -46,6 +46,12 @@ int main(void)
 		CHECK(d->severity == FSCK_SEV_ERROR || d->severity == FSCK_SEV_WARN ||
 		      d->severity == FSCK_SEV_INFO);
 		CHECK(strcmp(fsck_fix_name(d->fix), "?") != 0);
+		/* every problem has a fix, or the reason it has none */
+		if (d->fix == FIX_UNFIXABLE)
+			CHECK(fsck_unfixable_why(d->code)[0] != 0);
+		/* a problem (not information) always has a fix or a reason */
+		if (d->severity != FSCK_SEV_INFO)
+			CHECK(d->fix != FIX_NONE);
 		/* information is never a problem to fix by hand */
 		if (d->severity == FSCK_SEV_INFO)
 			CHECK(d->preen_ok);

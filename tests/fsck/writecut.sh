@@ -1,0 +1,68 @@
+#!/bin/bash
+# tests/fsck/writecut.sh: a repair cut by a power failure after every write.
+#
+# For a representative set of corruption cases (NAT, inode, dentry block,
+# SIT and section counts in a large-section volume, checkpoint counters,
+# summary entries, a superblock copy) the repair's writes are counted with
+# --dry-run, then for every N from 1 to that total the repair runs with
+# --write-limit N (every write after the N-th is dropped, as a power cut
+# would).  After each cut our check and f2fs-tools' must agree that the
+# image is either as before the repair (our problems a subset of the ones
+# before: nothing new; f2fs-tools' verdict unchanged) or repaired (clean
+# for both).  WRITECUT_CASES overrides the case list.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
+require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
+. "$top_srcdir/tests/fsck/cases-lib.sh"
+
+CASES=${WRITECUT_CASES:-nat-leak,nat-owner,nat-shared,ino-links,ino-blocks,dent-hash,dent-ftype,sec-count,sec-typemix,sit-extrabit,cp-vblocks,ssa-nid,sb-magic1,cp-natbitsfull}
+
+codes_of() {
+	run_fsck "$1"
+	grep '^F2FS-' "$OUT" | grep -v ' info: ' | cut -d' ' -f1 | sort -u
+}
+
+ncuts=0
+npre=0
+nrep=0
+nsub=0
+while IFS='|' read -r id bname cmd expect verdict note; do
+	bname=$(echo $bname)
+	if ! make_case "$bname" "$cmd"; then
+		fail "$id: $(head -2 "$WORK/inject.err")"
+		continue
+	fi
+	nfail_before=$nfail
+	cp --sparse=always "$IMG" "$WORK/pre.img"
+	pre=$(codes_of "$WORK/pre.img")
+	pre_oracle=$(oracle_verdict "$WORK/pre.img")
+	run_fsck "$WORK/pre.img" -y --dry-run
+	total=$(sed -n 's/.*(\([0-9]*\) writes).*/\1/p' "$ERR" | tail -1)
+	if [ -z "$total" ] || [ "$total" -lt 1 ]; then
+		fail "$id: no write count from --dry-run: $(tail -2 "$ERR")"
+		continue
+	fi
+	n=1
+	while [ $n -le "$total" ]; do
+		cp --sparse=always "$WORK/pre.img" "$IMG"
+		run_fsck "$IMG" -y --write-limit $n
+		now=$(codes_of "$IMG")
+		orc=$(oracle_verdict "$IMG")
+		ncuts=$((ncuts + 1))
+		if [ -z "$now" ]; then
+			nrep=$((nrep + 1))
+			[ "$orc" = clean ] || fail "$id: cut after write $n/$total: ours clean, f2fs-tools $orc"
+		else
+			new=$(comm -13 <(echo "$pre") <(echo "$now"))
+			[ -z "$new" ] || fail "$id: cut after write $n/$total: new problems $new"
+			[ "$orc" = "$pre_oracle" ] || [ "$orc" = clean ] ||
+				fail "$id: cut after write $n/$total: f2fs-tools says $orc, before the repair $pre_oracle"
+			if [ "$now" = "$pre" ]; then npre=$((npre + 1)); else nsub=$((nsub + 1)); fi
+		fi
+		n=$((n + 1))
+	done
+	[ -z "$now" ] || fail "$id: not repaired after all $total writes: $now"
+	[ $nfail = $nfail_before ] && pass "$id ($total writes)"
+done < <(read_table)
+echo "$TEST_NAME: $ncuts cuts: $npre as before, $nsub with fewer old problems (summary entries or a superblock copy written), $nrep repaired"
+[ $ncuts -gt 0 ] || fail "no cut ran"
+finish
