@@ -51,17 +51,9 @@ static bool entry_empty(const struct f2fs_nat_entry *e)
 
 static const struct nat_journal_entry *journal_find(struct dump_ctx *ctx, uint32_t nid)
 {
-	struct f2fs_journal *j = f2fs_nat_journal(ctx->fs);
-	uint32_t n = le16_to_cpu(j->n_nats), i;
+	int slot = f2fs_nat_journal_slot(ctx->fs, nid);
 
-	if (!ctx->fs->cursum_loaded)
-		return NULL;
-	if (n > NAT_JOURNAL_ENTRIES)
-		n = NAT_JOURNAL_ENTRIES;
-	for (i = 0; i < n; i++)
-		if (le32_to_cpu(j->nat_j.entries[i].nid) == nid)
-			return &j->nat_j.entries[i];
-	return NULL;
+	return slot < 0 ? NULL : &f2fs_nat_journal(ctx->fs)->nat_j.entries[slot];
 }
 
 static void nat_row(struct dump_ctx *ctx, struct nat_view *v, uint32_t nid, int cur,

@@ -12,18 +12,9 @@
 
 static const struct nat_journal_entry *nat_journal_find(struct dump_ctx *ctx, uint32_t nid)
 {
-	struct f2fs_journal *j = f2fs_nat_journal(ctx->fs);
-	uint32_t n, i;
+	int slot = f2fs_nat_journal_slot(ctx->fs, nid);
 
-	if (!ctx->fs->cursum_loaded)
-		return NULL;
-	n = le16_to_cpu(j->n_nats);
-	if (n > NAT_JOURNAL_ENTRIES)
-		n = NAT_JOURNAL_ENTRIES;
-	for (i = 0; i < n; i++)
-		if (le32_to_cpu(j->nat_j.entries[i].nid) == nid)
-			return &j->nat_j.entries[i];
-	return NULL;
+	return slot < 0 ? NULL : &f2fs_nat_journal(ctx->fs)->nat_j.entries[slot];
 }
 
 int dump_nat_lookup(struct dump_ctx *ctx, uint32_t nid, struct f2fs_nat_entry *e,

@@ -52,18 +52,6 @@ int inj_need_fs(struct inj_ctx *c, const char *what)
 	return 0;
 }
 
-static int nat_journal_find(struct f2fs_fs *fs, uint32_t nid)
-{
-	struct f2fs_journal *j = f2fs_nat_journal(fs);
-	unsigned int n = le16_to_cpu(j->n_nats), i;
-
-	if (!fs->cursum_loaded)
-		return -1;
-	for (i = 0; i < n && i < NAT_JOURNAL_ENTRIES; i++)
-		if (le32_to_cpu(j->nat_j.entries[i].nid) == nid)
-			return (int)i;
-	return -1;
-}
 
 int inj_lookup_nat(struct inj_ctx *c, uint32_t nid, struct f2fs_nat_entry *ne)
 {
@@ -73,7 +61,7 @@ int inj_lookup_nat(struct inj_ctx *c, uint32_t nid, struct f2fs_nat_entry *ne)
 
 	if (nid >= fs->max_nid)
 		return inj_err("nid %u is out of range (max %u)", nid, fs->max_nid - 1);
-	slot = nat_journal_find(fs, nid);
+	slot = f2fs_nat_journal_slot(fs, nid);
 	if (slot >= 0) {
 		*ne = f2fs_nat_journal(fs)->nat_j.entries[slot].ne;
 		return 0;

@@ -36,17 +36,11 @@ static int set_entry_member(struct inj_ctx *c, uint8_t *entry, size_t len)
 
 static int journal_slot(struct inj_ctx *c)
 {
-	struct f2fs_journal *j = f2fs_nat_journal(c->fs);
-	unsigned int n = le16_to_cpu(j->n_nats), i;
-
 	if (!c->fs->cursum_loaded)
 		return -1;
 	if (c->o->journal && c->o->has_idx && !c->o->has_nid)
 		return c->o->idx < NAT_JOURNAL_ENTRIES ? (int)c->o->idx : -2;
-	for (i = 0; i < n && i < NAT_JOURNAL_ENTRIES; i++)
-		if (le32_to_cpu(j->nat_j.entries[i].nid) == c->o->nid)
-			return (int)i;
-	return -1;
+	return f2fs_nat_journal_slot(c->fs, c->o->nid);
 }
 
 static int inject_journal(struct inj_ctx *c, int slot)

@@ -116,5 +116,8 @@ static inline struct f2fs_journal *f2fs_sit_journal(struct f2fs_fs *fs)
 {
 	return &fs->cursum[CURSEG_COLD_DATA].journal;
 }
+/* Slot of nid in the NAT journal of the loaded checkpoint (the first one,
+ * as the kernel's lookup finds it), or -1. */
+int f2fs_nat_journal_slot(struct f2fs_fs *fs, uint32_t nid);
 
 #endif

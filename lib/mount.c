@@ -228,3 +228,16 @@ uint32_t f2fs_next_nat_addr(const struct f2fs_fs *fs, uint32_t nat_block)
 		addr += BLKS_PER_SEG;
 	return addr;
 }
+
+int f2fs_nat_journal_slot(struct f2fs_fs *fs, uint32_t nid)
+{
+	const struct f2fs_journal *j = f2fs_nat_journal(fs);
+	uint32_t n = le16_to_cpu(j->n_nats), i;
+
+	if (!fs->cursum_loaded)
+		return -1;
+	for (i = 0; i < n && i < NAT_JOURNAL_ENTRIES; i++)
+		if (le32_to_cpu(j->nat_j.entries[i].nid) == nid)
+			return (int)i;
+	return -1;
+}

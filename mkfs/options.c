@@ -407,10 +407,28 @@ static int handle_option(struct mkfs_ctx *ctx, int c, const char *arg)
 	return -EINVAL;
 }
 
+/* Features known by name that this mkfs cannot make, and why. */
+static const struct refused_feature {
+	uint32_t mask;
+	int err;
+	const char *why;
+} refused[] = {
+	{ F2FS_FEATURE_BLKZONED, -ENOTSUP,
+	  "feature blkzoned is set by -m on zoned devices only" },
+	{ F2FS_FEATURE_RO, -ENOTSUP,
+	  "feature ro (read-only compact image) is not supported by this mkfs" },
+	{ F2FS_FEATURE_DEVICE_ALIAS, -ENOTSUP,
+	  "feature device_alias needs an aliased device (-c dev@alias), which is not supported" },
+	{ F2FS_FEATURE_PACKED_SSA, -EINVAL,
+	  "feature packed_ssa is only for block sizes above 4 KiB" },
+	{ 0, 0, NULL },
+};
+
 /* Feature rules that need no device. */
 int mkfs_check_features(const struct mkfs_opts *o)
 {
 	uint32_t missing = f2fs_features_missing_extra_attr(o->features);
+	const struct refused_feature *r;
 
 	if (missing) {
 		char names[256];
@@ -419,21 +437,11 @@ int mkfs_check_features(const struct mkfs_opts *o)
 		mkfs_err("feature %s needs extra_attr (add -O extra_attr)", names);
 		return -EINVAL;
 	}
-	if (o->features & F2FS_FEATURE_BLKZONED) {
-		mkfs_err("feature blkzoned is set by -m on zoned devices only");
-		return -ENOTSUP;
-	}
-	if (o->features & F2FS_FEATURE_RO) {
-		mkfs_err("feature ro (read-only compact image) is not supported by this mkfs");
-		return -ENOTSUP;
-	}
-	if (o->features & F2FS_FEATURE_DEVICE_ALIAS) {
-		mkfs_err("feature device_alias needs an aliased device (-c dev@alias), which is not supported");
-		return -ENOTSUP;
-	}
-	if (o->features & F2FS_FEATURE_PACKED_SSA) {
-		mkfs_err("feature packed_ssa is only for block sizes above 4 KiB");
-		return -EINVAL;
+	for (r = refused; r->mask; r++) {
+		if (o->features & r->mask) {
+			mkfs_err("%s", r->why);
+			return r->err;
+		}
 	}
 	return 0;
 }
