@@ -7,8 +7,14 @@
  * owner ino in range, no two nids naming one block; and the reserved
  * entries 0..2.  Records in ctx->nat_addr the blocks NAT entries name.
  * Reachability (leaked nids) and the counters are pass 7's.
+ *
+ * Last, it announces what the walk and the SSA pass will read: every valid
+ * block of the node segments in address order (the SIT says which), and
+ * the SSA blocks of segments in use, so the device streams them while the
+ * walk runs (bounded by half the free memory: a hint, not a cache).
  */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "f2fs_err.h"
 #include "fsck.h"
@@ -83,6 +89,51 @@ static void report_dups(struct fsck_ctx *ctx, const struct dup_list *dups)
 	}
 }
 
+/* Node blocks closer than this are announced as one run. */
+#define PREFETCH_GAP	16u
+
+static uint64_t prefetch_budget(void)
+{
+	long pages = sysconf(_SC_AVPHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || psize <= 0)
+		return 1u << 16;	/* 256 MiB */
+	return (uint64_t)pages * (uint64_t)psize / F2FS_BLKSIZE / 2;
+}
+
+static void prefetch_ssa(struct fsck_ctx *ctx)
+{
+	struct f2fs_fs *fs = ctx->fs;
+	uint32_t first = 0, n = 0;
+
+	for (uint32_t segno = 0; segno < ctx->sit.main_segs; segno++) {
+		if (!ctx->sit.segs[segno].valid_blocks)
+			continue;
+		if (n && segno <= first + n + PREFETCH_GAP) {
+			n = segno - first + 1;
+			continue;
+		}
+		if (n)
+			(void)f2fs_dev_readahead(fs->dev, (uint64_t)fs->ssa_blkaddr + first, n);
+		first = segno;
+		n = 1;
+	}
+	if (n)
+		(void)f2fs_dev_readahead(fs->dev, (uint64_t)fs->ssa_blkaddr + first, n);
+}
+
+static void prefetch_walk(struct fsck_ctx *ctx)
+{
+	const unsigned int node_types = 1u << CURSEG_HOT_NODE | 1u << CURSEG_WARM_NODE |
+					1u << CURSEG_COLD_NODE;
+
+	if (!ctx->sit_loaded)
+		return;
+	(void)f2fs_sit_readahead(ctx->fs, &ctx->sit, node_types, PREFETCH_GAP,
+				 prefetch_budget(), NULL);
+	prefetch_ssa(ctx);
+}
+
 int fsck_pass_nat(struct fsck_ctx *ctx)
 {
 	struct fsck_ctx *c = ctx;
@@ -116,6 +167,7 @@ int fsck_pass_nat(struct fsck_ctx *ctx)
 			fsck_progress(ctx, 3, b, c->nat.nat_blocks);
 	}
 	report_dups(ctx, &dups);
+	prefetch_walk(ctx);
 	fsck_progress(ctx, 3, 1, 1);
 	return 0;
 }

@@ -5,7 +5,7 @@
  * It owns opening regular files and block devices (size, sector size,
  * O_EXCL), block and byte reads and writes with EINTR/short-transfer
  * handling, batched reads (sorted, read ahead, merged into vectored
- * reads), the write policy (read-only refuses, dry-run and the write-limit
+ * reads across small gaps), the write policy (read-only refuses, dry-run and the write-limit
  * test hook drop), flush points, discard and zero-out, and detecting
  * whether a device or image file is mounted.  Nothing here prints.
  */
@@ -341,13 +341,24 @@ int f2fs_dev_flush(struct f2fs_dev *dev)
 
 /* ---- readahead and batched reads -------------------------------------- */
 
+/* Linux reads at most max(io_pages, ra_pages) of one WILLNEED hint and
+ * silently drops the rest, so a long range is announced in pieces. */
+#define WILLNEED_CHUNK		(1u << 20)
+
+/* One hint (counted once), however many pieces it takes. */
 static int advise_willneed(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 {
-	int ret;
-
 	dev->stats.readahead_calls++;
-	ret = posix_fadvise(dev->fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
-	return -ret;
+	while (len) {
+		uint64_t piece = len < WILLNEED_CHUNK ? len : WILLNEED_CHUNK;
+		int ret = posix_fadvise(dev->fd, (off_t)off, (off_t)piece, POSIX_FADV_WILLNEED);
+
+		if (ret)
+			return -ret;
+		off += piece;
+		len -= piece;
+	}
+	return 0;
 }
 
 int f2fs_dev_readahead(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
@@ -413,15 +424,36 @@ static int collect_runs(const struct f2fs_dev *dev, const struct f2fs_io_vec *ve
 	return 0;
 }
 
-/* Announce the union of the (sorted) runs, one hint per contiguous span. */
+/* Runs closer than this are announced as one hint (one syscall per batch
+ * instead of one per run; the kernel reads the gap along). */
+#define ANNOUNCE_GAP_BLOCKS	64u
+/* Runs at most this many blocks apart are read by one preadv, the gap
+ * going to a scratch buffer (a copy of a few blocks costs less than a
+ * system call). */
+#define READ_GAP_BLOCKS		4u
+
+/* Whether the sorted runs form a single back-to-back span. */
+static bool one_span(const struct f2fs_io_vec *runs, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (runs[i].blkaddr != run_end(&runs[i - 1]))
+			return false;
+	return n <= IOV_MAX;
+}
+
+/* Announce the (sorted) runs, one hint per stretch whose runs are at most
+ * ANNOUNCE_GAP_BLOCKS apart.  A batch read by a single preadv is not
+ * announced: the read itself is the request. */
 static void announce_runs(struct f2fs_dev *dev, const struct f2fs_io_vec *runs, size_t n)
 {
 	size_t i = 0;
 
+	if (one_span(runs, n))
+		return;
 	while (i < n) {
 		uint64_t start = runs[i].blkaddr, end = run_end(&runs[i]);
 
-		for (i++; i < n && runs[i].blkaddr <= end; i++)
+		for (i++; i < n && runs[i].blkaddr <= end + ANNOUNCE_GAP_BLOCKS; i++)
 			if (run_end(&runs[i]) > end)
 				end = run_end(&runs[i]);
 		advise_willneed(dev, start << F2FS_BLKSIZE_BITS,
@@ -457,44 +489,54 @@ static int preadv_full(struct f2fs_dev *dev, struct iovec *iov, int cnt, uint64_
 	return 0;
 }
 
-/* How many runs from runs[0] are back to back on disk (at most max). */
-static size_t adjacent_span(const struct f2fs_io_vec *runs, size_t n, size_t max)
+/* Fill iov for runs[0..) read as one preadv: back-to-back runs, or runs
+ * separated by at most READ_GAP_BLOCKS (the gap read into scratch).  Stops
+ * at an overlap (a block asked twice), a wider gap or iov_max iovecs.
+ * Returns the number of runs taken; *niov and *blocks (requested blocks)
+ * describe the read. */
+static size_t gather_span(const struct f2fs_io_vec *runs, size_t n, struct iovec *iov,
+			  size_t iov_max, void *scratch, int *niov, uint64_t *blocks)
 {
-	size_t k = 1;
+	size_t k = 0, v = 0;
+	uint64_t end = runs[0].blkaddr;
 
-	while (k < n && k < max && runs[k].blkaddr == run_end(&runs[k - 1]))
+	*blocks = 0;
+	while (k < n && v < iov_max) {
+		uint64_t gap;
+
+		if (runs[k].blkaddr < end)
+			break;
+		gap = runs[k].blkaddr - end;
+		if (gap > (k ? READ_GAP_BLOCKS : 0) || (gap && v + 1 >= iov_max))
+			break;
+		if (gap) {
+			iov[v].iov_base = scratch;
+			iov[v++].iov_len = (size_t)gap << F2FS_BLKSIZE_BITS;
+		}
+		iov[v].iov_base = runs[k].buf;
+		iov[v++].iov_len = (size_t)runs[k].nblocks << F2FS_BLKSIZE_BITS;
+		*blocks += runs[k].nblocks;
+		end = run_end(&runs[k]);
 		k++;
+	}
+	*niov = (int)v;
 	return k;
 }
 
-static int read_span(struct f2fs_dev *dev, const struct f2fs_io_vec *runs, size_t k,
-		     struct iovec *iov)
-{
-	uint64_t blocks = 0;
-	int err;
-
-	for (size_t i = 0; i < k; i++) {
-		iov[i].iov_base = runs[i].buf;
-		iov[i].iov_len = (size_t)runs[i].nblocks << F2FS_BLKSIZE_BITS;
-		blocks += runs[i].nblocks;
-	}
-	err = preadv_full(dev, iov, (int)k, runs[0].blkaddr << F2FS_BLKSIZE_BITS);
-	if (err == 0)
-		dev->stats.read_blocks += blocks;
-	return err;
-}
-
 static int read_sorted_runs(struct f2fs_dev *dev, const struct f2fs_io_vec *runs, size_t n,
-			    struct iovec *iov, size_t iov_max)
+			    struct iovec *iov, size_t iov_max, void *scratch)
 {
 	size_t i = 0;
 
 	while (i < n) {
-		size_t k = adjacent_span(runs + i, n - i, iov_max);
-		int err = read_span(dev, runs + i, k, iov);
+		uint64_t blocks;
+		int niov, err;
+		size_t k = gather_span(runs + i, n - i, iov, iov_max, scratch, &niov, &blocks);
 
+		err = preadv_full(dev, iov, niov, runs[i].blkaddr << F2FS_BLKSIZE_BITS);
 		if (err < 0)
 			return err;
+		dev->stats.read_blocks += blocks;
 		i += k;
 	}
 	return 0;
@@ -502,9 +544,10 @@ static int read_sorted_runs(struct f2fs_dev *dev, const struct f2fs_io_vec *runs
 
 int f2fs_dev_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n)
 {
-	size_t iov_max = n < IOV_MAX ? n : IOV_MAX;
+	size_t iov_max = IOV_MAX;	/* gaps take iovecs too */
 	struct f2fs_io_vec *runs;
 	struct iovec *iov;
+	void *scratch;
 	size_t count;
 	int err;
 
@@ -514,7 +557,8 @@ int f2fs_dev_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n)
 		return -EINVAL;
 	runs = malloc(n * sizeof(*runs));
 	iov = malloc(iov_max * sizeof(*iov));
-	if (!runs || !iov) {
+	scratch = malloc((size_t)READ_GAP_BLOCKS << F2FS_BLKSIZE_BITS);
+	if (!runs || !iov || !scratch) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -523,8 +567,9 @@ int f2fs_dev_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n)
 		goto out;
 	qsort(runs, count, sizeof(*runs), compare_runs);
 	announce_runs(dev, runs, count);
-	err = read_sorted_runs(dev, runs, count, iov, iov_max);
+	err = read_sorted_runs(dev, runs, count, iov, iov_max, scratch);
 out:
+	free(scratch);
 	free(iov);
 	free(runs);
 	return err;

@@ -460,3 +460,61 @@ int f2fs_sit_load(struct f2fs_fs *fs, struct f2fs_sit_model *m,
 		*bad_entries = bad;
 	return 0;
 }
+
+/* ---- readahead ------------------------------------------------------------ */
+
+/* The span being gathered by f2fs_sit_readahead(). */
+struct ra_span {
+	uint64_t start, end;	/* [start, end) in blocks; end == 0: none */
+	uint64_t announced;
+};
+
+static void ra_flush(struct f2fs_fs *fs, struct ra_span *sp)
+{
+	if (sp->end) {
+		(void)f2fs_dev_readahead(fs->dev, sp->start, sp->end - sp->start);
+		sp->announced += sp->end - sp->start;
+	}
+	sp->start = sp->end = 0;
+}
+
+static void ra_add(struct f2fs_fs *fs, struct ra_span *sp, uint64_t blk, uint32_t max_gap)
+{
+	if (sp->end && blk <= sp->end + max_gap) {
+		sp->end = blk + 1;
+		return;
+	}
+	ra_flush(fs, sp);
+	sp->start = blk;
+	sp->end = blk + 1;
+}
+
+int f2fs_sit_readahead(struct f2fs_fs *fs, const struct f2fs_sit_model *m,
+		       unsigned int type_mask, uint32_t max_gap, uint64_t max_blocks,
+		       uint64_t *announced)
+{
+	struct ra_span sp = { 0, 0, 0 };
+
+	if (!fs || !fs->dev || !m || !m->segs || m->main_segs > fs->main_segs)
+		return -EINVAL;
+	for (uint32_t segno = 0; segno < m->main_segs; segno++) {
+		const struct f2fs_seg_entry *se = &m->segs[segno];
+		uint64_t base = f2fs_seg_start_blkaddr(fs, segno);
+
+		if (!se->valid_blocks || se->type >= 32 || !(type_mask & (1u << se->type)))
+			continue;
+		if (max_blocks && sp.announced + (sp.end - sp.start) >= max_blocks)
+			break;
+		for (unsigned int w = 0; w < F2FS_SIT_MAP_WORDS; w++) {
+			if (!f2fs_sit_map_word(se->cur_valid_map, w))
+				continue;
+			for (unsigned int k = w * 64; k < (w + 1) * 64; k++)
+				if (f2fs_test_bit(k, se->cur_valid_map))
+					ra_add(fs, &sp, base + k, max_gap);
+		}
+	}
+	ra_flush(fs, &sp);
+	if (announced)
+		*announced = sp.announced;
+	return 0;
+}
