@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "f2fs_ckpt.h"
 #include "f2fs_commit.h"
 #include "f2fs_crc.h"
 #include "f2fs_err.h"
@@ -183,6 +184,44 @@ static int write_filled_summaries(struct repair_run *r)
 				     &r->a.filled[i].sum);
 		r->ssa_written++;
 	}
+	return err;
+}
+
+/* Without node summaries in the pack (not an unmount checkpoint) the
+ * kernel rebuilds the node logs' summaries from the node footers; the
+ * new pack carries them, so rebuild them the same way first. */
+static int rebuild_node_log_summaries(struct fsck_ctx *ctx)
+{
+	struct f2fs_fs *fs = ctx->fs;
+	uint8_t *buf;
+	int err = 0;
+
+	if (f2fs_cp_has_node_summaries(fs->cp))
+		return 0;
+	buf = malloc((size_t)BLKS_PER_SEG * F2FS_BLKSIZE);
+	if (!buf)
+		return -ENOMEM;
+	for (int t = CURSEG_HOT_NODE; t < NR_CURSEG_TYPE && !err; t++) {
+		uint32_t segno = fs->curseg_segno[t], n = fs->curseg_blkoff[t];
+		struct f2fs_summary_block *sum = &fs->cursum[t];
+
+		if (segno >= fs->main_segs)
+			continue;
+		if (n > BLKS_PER_SEG)
+			n = BLKS_PER_SEG;
+		memset(sum->entries, 0, sizeof(sum->entries));
+		sum->footer.entry_type = SUM_TYPE_NODE;
+		if (!n)
+			continue;
+		err = f2fs_dev_read(fs->dev, f2fs_seg_start_blkaddr(fs, segno), n, buf);
+		for (uint32_t k = 0; k < n && !err; k++) {
+			const struct f2fs_node *nb = (const void *)(buf + (size_t)k * F2FS_BLKSIZE);
+
+			if (fsck_bit(ctx->reach, (uint64_t)segno * BLKS_PER_SEG + k))
+				sum->entries[k].nid = nb->footer.nid;
+		}
+	}
+	free(buf);
 	return err;
 }
 
@@ -650,6 +689,9 @@ static int run_repair(struct repair_run *r)
 		return err;
 	for (uint32_t i = 0; i < ctx->rep->n_unreach; i++)
 		unuse(r, ctx->rep->unreach[i]);
+	err = rebuild_node_log_summaries(ctx);
+	if (err)
+		return err;
 	f2fs_commit_plan_init(&r->plan, ctx->fs);
 	err = move_broken_logs(r);
 	if (!err && ctx->st.chain_nodes)

@@ -1,0 +1,32 @@
+# Guest scenario (tests/fsck/kernel-repair.sh): every attached image was
+# repaired by our fsck.f2fs.  "pc" is a power-cut image whose roll-forward
+# chain the repair re-homed: the mount must replay the fsync'd files.  Every
+# other image: mount, list and read every file, write and delete more,
+# unmount, with no F2FS error (the harness judges the kernel log).
+. /lib/ktest.sh
+
+if [ -e /dev/img/pc ]; then
+	m=/mnt/pc
+	kt_mount pc || exit 1
+	kt_run "tree after recovery" ktool tree verify-full $m 3
+	kt_run "fsync'd new file" ktool check $m/+pc/fsynced-big 1048583
+	kt_run "fsync'd small file" ktool check $m/+pc/fsynced-small 3000
+	kt_run "fsync'd append" ktool check $m/+pc/grow 700000
+	kt_run "fsync'd file in a tree dir" ktool check $m/data/+fsynced 123457
+	kt_run "write after recovery" ktool put $m/+pc/after 400000 -f
+	kt_umount pc
+	echo "pc: fsync'd files replayed after the repair"
+fi
+for d in /dev/img/*; do
+	n=${d##*/}
+	[ "$n" = pc ] && continue
+	kt_mount "$n" || continue
+	kt_run "$n: read every file" sh -c "find /mnt/$n -type f -exec cat {} + > /dev/null"
+	kt_run "$n: list" sh -c "ls -laR /mnt/$n > /dev/null"
+	kt_run "$n: write" ktool put /mnt/$n/+new 300000 -f
+	kt_run "$n: read back" ktool check /mnt/$n/+new 300000
+	kt_run "$n: delete" rm -f /mnt/$n/+new
+	kt_umount "$n"
+	echo "$n: mounted, read, written, deleted, unmounted"
+done
+exit $KT_RC
