@@ -25,6 +25,57 @@ static int cmp_ent(const void *a, const void *b)
 	return x->blkaddr < y->blkaddr ? -1 : x->blkaddr > y->blkaddr;
 }
 
+#define RADIX_BITS	11u
+#define RADIX_SIZE	(1u << RADIX_BITS)
+
+/* One stable counting pass of the radix sort on bits [shift, shift + 11). */
+static void radix_pass(const struct fsck_ssa_ent *in, struct fsck_ssa_ent *out, uint32_t n,
+		       unsigned int shift)
+{
+	uint32_t count[RADIX_SIZE] = { 0 }, sum = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		count[(in[i].blkaddr >> shift) & (RADIX_SIZE - 1)]++;
+	for (uint32_t d = 0; d < RADIX_SIZE; d++) {
+		uint32_t c = count[d];
+
+		count[d] = sum;
+		sum += c;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		out[count[(in[i].blkaddr >> shift) & (RADIX_SIZE - 1)]++] = in[i];
+}
+
+/* Sort the queue by address: an LSD radix sort (a walk marks each block
+ * once, so addresses are unique and the order equals qsort's), only over
+ * the digits the largest address has; qsort when no scratch is left. */
+static void sort_queue(struct fsck_ctx *ctx)
+{
+	struct fsck_ssa_ent *a = ctx->ssa, *b;
+	uint32_t n = ctx->n_ssa, max = 0;
+	unsigned int shift = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (a[i].blkaddr > max)
+			max = a[i].blkaddr;
+	b = n > 64 ? malloc((size_t)n * sizeof(*b)) : NULL;
+	if (!b) {
+		qsort(a, n, sizeof(*a), cmp_ent);
+		return;
+	}
+	do {
+		struct fsck_ssa_ent *t = a;
+
+		radix_pass(a, b, n, shift);
+		a = b;
+		b = t;
+		shift += RADIX_BITS;
+	} while (shift < 32 && (max >> shift));
+	if (a != ctx->ssa)
+		memcpy(ctx->ssa, a, (size_t)n * sizeof(*a));
+	free(a == ctx->ssa ? b : a);
+}
+
 /* Summary block from the checkpoint for a current segment, or NULL; sets
  * *skip when the pack carries no usable summary for it. */
 static const struct f2fs_summary_block *curseg_sum(struct fsck_ctx *ctx, uint32_t segno, bool *skip)
@@ -129,7 +180,7 @@ int fsck_ssa_flush(struct fsck_ctx *ctx)
 
 	if (!ctx->n_ssa)
 		return 0;
-	qsort(ctx->ssa, ctx->n_ssa, sizeof(*ctx->ssa), cmp_ent);
+	sort_queue(ctx);
 	buf = malloc((size_t)FSCK_BATCH * F2FS_BLKSIZE);
 	w.vec = calloc(FSCK_BATCH, sizeof(*w.vec));
 	if (!buf || !w.vec) {
