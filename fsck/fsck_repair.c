@@ -148,7 +148,8 @@ static int fix_summaries(struct repair_run *r)
 	struct f2fs_summary_block blk;
 	int err = 0;
 
-	qsort(rep->ssa, rep->n_ssa, sizeof(*rep->ssa), cmp_ssa);
+	if (rep->n_ssa)
+		qsort(rep->ssa, rep->n_ssa, sizeof(*rep->ssa), cmp_ssa);
 	for (uint32_t i = 0; i < rep->n_ssa && !err;) {
 		uint32_t segno = f2fs_blkaddr_to_segno(ctx->fs, rep->ssa[i].blkaddr), j = i;
 		int t;
