@@ -7,7 +7,10 @@
 #    checkpoint alone (rewriting it would change its CRC, which the chain's
 #    footers carry): the root's i_links; `fsck.f2fs -y` must repair it while
 #    re-homing the chain; our check and f2fs-tools' must then be clean, and
-#    the kernel must replay every fsync'd file.
+#    the kernel must replay every fsync'd file.  The same repair is also cut
+#    after each of its writes (chain copies included): our check must see the
+#    state before or the repaired one, and f2fs-tools keep its verdict or
+#    find it clean.
 # 2. Repaired images of a representative subset of the corruption cases
 #    (REPAIRED_CASES) are attached to the same boot: mount, list and read
 #    every file, write and delete more, unmount, no F2FS error.
@@ -26,6 +29,8 @@ kt_guest cut -r "$KT_SRC/guest/power-cut-write.sh" pc="$img" || kt_abort "power-
 "$INJECT" --node --nid 3 --mb i_links --val 9 "$img" >/dev/null 2>&1 || kt_abort inject
 "$FSCK" "$img" > "$KWORK/before.txt" 2>&1
 grep -q '^F2FS-8004 ' "$KWORK/before.txt" || kt_bad "no roll-forward chain before the repair"
+cp --sparse=always "$img" "$KWORK/pre.img"
+pre=$("$FSCK" "$img" 2>/dev/null | grep '^F2FS-' | grep -v ' info: ' | cut -d' ' -f1 | sort -u)
 "$FSCK" -y "$img" > "$KWORK/repair.txt" 2>&1
 rc=$?
 [ $rc = 1 ] || kt_bad "repair exit $rc: $(tail -3 "$KWORK/repair.txt")"
@@ -34,6 +39,28 @@ grep -q 'roll-forward chain re-homed' "$KWORK/repair.txt" || kt_bad "the chain w
 grep -q '^F2FS-8004 ' "$KWORK/after.txt" || kt_bad "no roll-forward chain after the repair"
 kt_fsck "$img" repaired-unclean
 [ "$KT_REF_CLEAN" = 1 ] || kt_bad "f2fs-tools finds the repaired unclean image corrupt"
+
+# the same repair cut after every write: before or repaired, for both tools
+total=$("$FSCK" -y --dry-run "$KWORK/pre.img" 2>&1 | sed -n 's/.*(\([0-9]*\) writes).*/\1/p' | tail -1)
+"$REF_FSCK" --dry-run "$KWORK/pre.img" </dev/null >/dev/null 2>&1 && pre_ref=0 || pre_ref=1
+n=1
+while [ -n "$total" ] && [ $n -le "$total" ]; do
+	cp --sparse=always "$KWORK/pre.img" "$KWORK/cut.img"
+	"$FSCK" -y --write-limit $n "$KWORK/cut.img" >/dev/null 2>&1
+	now=$("$FSCK" "$KWORK/cut.img" 2>/dev/null | grep '^F2FS-' | grep -v ' info: ' | cut -d' ' -f1 | sort -u)
+	[ -z "$now" ] || [ "$now" = "$pre" ] || kt_bad "cut after write $n/$total: $now"
+	"$REF_FSCK" --dry-run "$KWORK/cut.img" </dev/null >/dev/null 2>&1 && ref=0 || ref=1
+	# f2fs-tools: as before the repair, or clean once ours is
+	if [ -n "$now" ]; then
+		[ $ref = $pre_ref ] || [ $ref = 0 ] || kt_bad "cut after write $n/$total: f2fs-tools changed its verdict"
+	else
+		[ $ref = 0 ] || kt_bad "cut after write $n/$total: ours repaired, f2fs-tools finds it corrupt"
+	fi
+	n=$((n + 1))
+done
+[ -n "$total" ] && kt_say "repair with the chain cut after each of its $total writes: before or repaired" ||
+	kt_bad "no write count"
+rm -f "$KWORK/pre.img" "$KWORK/cut.img"
 
 # the repaired case images, made by repair.sh
 mkdir -p "$KWORK/cases"
