@@ -8,10 +8,12 @@
  * entries 0..2.  Records in ctx->nat_addr the blocks NAT entries name.
  * Reachability (leaked nids) and the counters are pass 7's.
  *
- * Last, it announces what the walk and the SSA pass will read: every valid
- * block of the node segments in address order (the SIT says which), and
- * the SSA blocks of segments in use, so the device streams them while the
- * walk runs (bounded by half the free memory: a hint, not a cache).
+ * Last, it announces what the walk and the SSA pass will read, in address
+ * order within each step (the SIT says which blocks are valid): hot data
+ * segments (dentry blocks), hot node segments, then warm and cold node
+ * segments, then the SSA blocks of segments in use, so the
+ * device streams them while the walk runs (bounded by half the free
+ * memory: a hint, not a cache).
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -122,15 +124,28 @@ static void prefetch_ssa(struct fsck_ctx *ctx)
 		(void)f2fs_dev_readahead(fs->dev, (uint64_t)fs->ssa_blkaddr + first, n);
 }
 
+/* The walk reads a directory's dentry blocks as soon as it reaches its
+ * inode, and a read it waits for must not queue behind the whole node
+ * area: dentry blocks live in hot data segments, so those are announced
+ * first; then hot node segments (directory inodes and nodes), then warm
+ * and cold node segments; then the SSA blocks. */
 static void prefetch_walk(struct fsck_ctx *ctx)
 {
-	const unsigned int node_types = 1u << CURSEG_HOT_NODE | 1u << CURSEG_WARM_NODE |
-					1u << CURSEG_COLD_NODE;
+	const unsigned int order[3] = {
+		1u << CURSEG_HOT_DATA,
+		1u << CURSEG_HOT_NODE,
+		1u << CURSEG_WARM_NODE | 1u << CURSEG_COLD_NODE,
+	};
+	uint64_t budget = prefetch_budget();
 
 	if (!ctx->sit_loaded)
 		return;
-	(void)f2fs_sit_readahead(ctx->fs, &ctx->sit, node_types, PREFETCH_GAP,
-				 prefetch_budget(), NULL);
+	for (int i = 0; i < 3 && budget; i++) {
+		uint64_t done = 0;
+
+		(void)f2fs_sit_readahead(ctx->fs, &ctx->sit, order[i], PREFETCH_GAP, budget, &done);
+		budget = done < budget ? budget - done : 0;
+	}
 	prefetch_ssa(ctx);
 }
 
