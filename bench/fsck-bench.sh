@@ -13,6 +13,7 @@
 #                  650000; building 650k takes about 35 minutes, so start
 #                  with BENCH_FILES=20000), for S = 1 and 128
 # BENCH_BUILD_ONLY=1 only makes the images (run it in the background once).
+# BENCH_SIZES: the -s values of the populated images (default "1 128").
 # Usage: bench/fsck-bench.sh [FSCK] (default: ./fsck/fsck.f2fs of the
 # current build directory).  Needs root for drop_caches (else warm only).
 set -u
@@ -22,6 +23,7 @@ MKFS=${MKFS_ORACLE:-/usr/sbin/mkfs.f2fs}
 SLOAD=${SLOAD_ORACLE:-/usr/sbin/sload.f2fs}
 CACHE=${BENCH_CACHE:-/var/tmp/f2fs-bench}
 NFILES=${BENCH_FILES:-650000}
+SIZES=${BENCH_SIZES:-1 128}
 RUNS=${BENCH_RUNS:-3}
 mkdir -p "$CACHE"
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)"; exit 1; }
@@ -93,8 +95,7 @@ report() {
 if [ "${BENCH_BUILD_ONLY:-0}" = 1 ]; then	# make the images, measure nothing
 	make_empty 128
 	make_empty 1
-	make_files 1
-	make_files 128
+	for s in $SIZES; do make_files "$s"; done
 	exit 0
 fi
 make_empty 128
@@ -102,8 +103,8 @@ make_empty 1
 report empty-1t-s128 "$CACHE/empty-1t-s128.img"
 report empty-1t-s1 "$CACHE/empty-1t-s1.img"
 if [ "${BENCH_SKIP_FILES:-0}" != 1 ]; then
-	make_files 1
-	make_files 128
-	report "files-$NFILES-s1" "$CACHE/files-$NFILES-s1.img"
-	report "files-$NFILES-s128" "$CACHE/files-$NFILES-s128.img"
+	for s in $SIZES; do
+		make_files "$s"
+		report "files-$NFILES-s$s" "$CACHE/files-$NFILES-s$s.img"
+	done
 fi

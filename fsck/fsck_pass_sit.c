@@ -8,9 +8,48 @@
  * totals the kernel compares at mount: valid node blocks equal to the
  * checkpoint's valid_node_count, all valid blocks not above
  * valid_block_count.  The reachability comparison is pass 7's.
+ *
+ * First it announces the current copies of the SIT and the NAT (the two
+ * areas read in full next), so the device streams the NAT while the SIT
+ * is checked.
  */
 #include "f2fs_err.h"
 #include "fsck.h"
+
+/* Announce blocks [0, n) of a metadata area, one hint per run of
+ * consecutive current-copy addresses. */
+static void announce_area(struct f2fs_fs *fs, uint32_t n,
+			  uint32_t (*addr_of)(const struct f2fs_fs *, uint32_t))
+{
+	uint64_t start = 0, len = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t a = addr_of(fs, i);
+
+		if (len && a == start + len) {
+			len++;
+			continue;
+		}
+		if (len)
+			(void)f2fs_dev_readahead(fs->dev, start, len);
+		start = a;
+		len = 1;
+	}
+	if (len)
+		(void)f2fs_dev_readahead(fs->dev, start, len);
+}
+
+static void announce_sit_nat(struct fsck_ctx *ctx)
+{
+	struct f2fs_fs *fs = ctx->fs;
+
+	if (!fs->dev || !fs->sit_bitmap || !fs->nat_bitmap ||
+	    (uint64_t)fs->sit_bitmap_size * 8 < fs->sit_blk_cnt ||
+	    (uint64_t)fs->nat_bitmap_size * 8 < fs->nat_blocks)
+		return;	/* the loaders report what is wrong */
+	announce_area(fs, fs->sit_blk_cnt, f2fs_current_sit_addr);
+	announce_area(fs, fs->nat_blocks, f2fs_current_nat_addr);
+}
 
 /* Checks one entry; a free segment (count 0, empty map) costs one test. */
 static void check_entry(struct fsck_ctx *ctx, uint32_t segno)
@@ -60,6 +99,7 @@ int fsck_pass_sit(struct fsck_ctx *ctx)
 	int err;
 
 	fsck_progress(ctx, 2, 0, 1);
+	announce_sit_nat(ctx);
 	err = f2fs_sit_load(ctx->fs, &ctx->sit, &bad);
 	if (err == -EFSCORRUPTED) {
 		fsck_report(ctx, PR_CP_SANITY, FSCK_OBJ(.str = "the SIT does not fit the superblock geometry"));
