@@ -132,6 +132,28 @@ struct f2fs_node *fsck_fix_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t add
 	return fn->blk;
 }
 
+struct f2fs_node *fsck_fix_node_new(struct fsck_ctx *ctx, uint32_t nid)
+{
+	struct fsck_repair *r = ctx->rep;
+	struct fsck_fixnode *fn;
+	uint8_t *b;
+
+	if (!r || nid < F2FS_RESERVED_NODE_NUM || nid >= ctx->fs->max_nid || r->node_slot[nid])
+		return NULL;
+	if (!grow((void **)&r->nodes, r->n_nodes, &r->cap_nodes, sizeof(*r->nodes)) ||
+	    !(b = calloc(1, F2FS_BLKSIZE))) {
+		r->err = -ENOMEM;
+		return NULL;
+	}
+	fn = &r->nodes[r->n_nodes++];
+	fn->nid = nid;
+	fn->old_addr = 0;
+	fn->new_addr = 0;
+	fn->blk = (struct f2fs_node *)b;
+	r->node_slot[nid] = r->n_nodes;
+	return fn->blk;
+}
+
 uint8_t *fsck_fix_data_peek(const struct fsck_ctx *ctx, uint32_t addr)
 {
 	const struct fsck_repair *r = ctx->rep;
@@ -139,9 +161,31 @@ uint8_t *fsck_fix_data_peek(const struct fsck_ctx *ctx, uint32_t addr)
 	if (!r)
 		return NULL;
 	for (uint32_t i = 0; i < r->n_data; i++)
-		if (r->data[i].old_addr == addr)
+		if (r->data[i].old_addr == addr && addr)
 			return r->data[i].blk;
 	return NULL;
+}
+
+uint8_t *fsck_fix_data_new(struct fsck_ctx *ctx, uint32_t owner, uint16_t ofs)
+{
+	struct fsck_repair *r = ctx->rep;
+	struct fsck_fixdata *fd;
+	uint8_t *b;
+
+	if (!r || owner < F2FS_RESERVED_NODE_NUM || owner >= ctx->fs->max_nid)
+		return NULL;
+	if (!grow((void **)&r->data, r->n_data, &r->cap_data, sizeof(*r->data)) ||
+	    !(b = calloc(1, F2FS_BLKSIZE))) {
+		r->err = -ENOMEM;
+		return NULL;
+	}
+	fd = &r->data[r->n_data++];
+	fd->old_addr = 0;
+	fd->new_addr = 0;
+	fd->owner = owner;
+	fd->ofs = ofs;
+	fd->blk = b;
+	return b;
 }
 
 uint8_t *fsck_fix_data(struct fsck_ctx *ctx, uint32_t addr, uint32_t owner, uint16_t ofs,

@@ -166,7 +166,7 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "the root inode is not a usable directory: {str}"),
 	P(INODE_DEPTH, E, true, FIX_INODE_FIELD,
 	  "ino {ino}: i_current_depth {found} / i_dir_level {expected} is invalid"),
-	P(INODE_UNREACHABLE, W, true, FIX_UNFIXABLE,
+	P(INODE_UNREACHABLE, W, false, FIX_RECONNECT,
 	  "ino {ino}: in use but not reachable from the root"),
 	P(QUOTA_INODE, E, false, FIX_UNFIXABLE,
 	  "quota inode {ino} (type {idx}): {str}"),
@@ -271,8 +271,6 @@ const char *fsck_unfixable_why(enum fsck_problem code)
 	case PR_CP_SUMMARY_LOAD: return "the log summaries cannot be rebuilt without them";
 	case PR_ROOT_NOT_DIR: return "recreating the root directory is not supported";
 	case PR_QUOTA_INODE: return "quota files are not rebuilt";
-	case PR_INODE_UNREACHABLE:
-		return "reconnecting into lost+found is not implemented yet: the inode is kept, unreachable";
 	case PR_RF_CHAIN_LOOP: case PR_RF_DENT_INODE_IN_NAT: case PR_RF_CHAIN_OVERLAP:
 		return "the fsync'd chain belongs to the kernel's recovery; a repair re-homes it unchanged";
 	default: return "";

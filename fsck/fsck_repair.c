@@ -685,7 +685,9 @@ static int run_repair(struct repair_run *r)
 	uint32_t *orphans, n_orphans;
 	int err;
 
-	err = fsck_alloc_init(&r->a, ctx);
+	err = fsck_lpf_reconnect(ctx);
+	if (!err)
+		err = fsck_alloc_init(&r->a, ctx);
 	if (err)
 		return err;
 	for (uint32_t i = 0; i < ctx->rep->n_unreach; i++)

@@ -93,6 +93,11 @@ struct f2fs_node *fsck_fix_node_peek(const struct fsck_ctx *ctx, uint32_t nid);
  * owner.  cur as for fsck_fix_node. */
 uint8_t *fsck_fix_data(struct fsck_ctx *ctx, uint32_t addr, uint32_t owner, uint16_t ofs,
 		       const void *cur);
+/* A node block the repair creates (old_addr 0), zeroed; NULL when nid
+ * already has a copy or on error. */
+struct f2fs_node *fsck_fix_node_new(struct fsck_ctx *ctx, uint32_t nid);
+/* A data block the repair creates for slot ofs of node owner, zeroed. */
+uint8_t *fsck_fix_data_new(struct fsck_ctx *ctx, uint32_t owner, uint16_t ofs);
 /* The copy of data block addr if one was made, else NULL. */
 uint8_t *fsck_fix_data_peek(const struct fsck_ctx *ctx, uint32_t addr);
 void fsck_fix_ssa(struct fsck_ctx *ctx, uint32_t blkaddr, uint32_t nid, uint16_t ofs,
@@ -112,6 +117,13 @@ void fsck_fix_unreach(struct fsck_ctx *ctx, uint32_t addr);
 void fsck_fix_lost(struct fsck_ctx *ctx, uint32_t ino);
 /* The chain: record a chain node (in order) and the blocks it names. */
 void fsck_fix_chain_node(struct fsck_ctx *ctx, uint32_t addr, const struct f2fs_node *n);
+
+/* ---- fsck_lpf.c: before applying ---- */
+/* Reconnect the unreachable inodes (rep->lost) into /lost+found, made if
+ * need be: dentry edits and new blocks as writable copies, ctx->st kept
+ * up to date.  Inodes it cannot reconnect stay unreachable (the recheck
+ * reports them).  Returns 0 or a negative errno (operational error). */
+int fsck_lpf_reconnect(struct fsck_ctx *ctx);
 
 /* ---- fsck_repair.c: applying ---- */
 /* Apply every recorded and derived fix in one checkpoint.  Returns 0 and

@@ -18,14 +18,8 @@ require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 UNFIXABLE=" sb-nomagic sb-both-bad cp-crc-both sb-unknownfeat sb-encoding sb-featdeps "
 UNFIXABLE="$UNFIXABLE cp-sitbitmap nat-rootnull ino-quotamode ino-rootmode "
 
-# Repaired except for inodes left unreachable (reconnecting into
-# lost+found is not implemented): -y exits 4 with only F2FS-4035 left.
-PARTIAL=" dent-ino dent-freeino dent-notinode dent-namelen0 dent-namelen dent-slash "
-PARTIAL="$PARTIAL dent-dirlink dent-dupdots node-inodechild "
-
 ncases=0
 nfixed=0
-npartial=0
 while IFS='|' read -r id bname cmd expect verdict note; do
 	bname=$(echo $bname)
 	ncases=$((ncases + 1))
@@ -42,19 +36,6 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 		run_fsck "$IMG" -y
 		case $RC in 4|8) ;; *) fail "$id: unfixable case: -y exit $RC, expected 4 or 8" ;; esac
 		[ $nfail = $nfail_before ] && pass "$id (refused)"
-		continue ;;
-	esac
-	case "$PARTIAL" in
-	*" $id "*)
-		run_fsck "$IMG" -y
-		[ "$RC" = 4 ] || fail "$id: -y exit $RC, expected 4 (unreachable inode left)"
-		run_fsck "$IMG"
-		left=$(grep '^F2FS-' "$OUT" | cut -d' ' -f1 | sort -u | tr '\n' ' ')
-		[ "$left" = "F2FS-4035 " ] || fail "$id: left after the repair: $left"
-		sum1=$(cksum <"$IMG")
-		run_fsck "$IMG" -y
-		[ "$(cksum <"$IMG")" = "$sum1" ] || fail "$id: the second repair wrote"
-		[ $nfail = $nfail_before ] && npartial=$((npartial + 1)) && pass "$id (unreachable inode left)"
 		continue ;;
 	esac
 	run_fsck "$IMG"
@@ -81,6 +62,6 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 		pass "$id"
 	fi
 done < <(read_table)
-echo "$TEST_NAME: $ncases cases; $nfixed repaired and clean for ours and f2fs-tools; $npartial repaired but for an unreachable inode"
+echo "$TEST_NAME: $ncases cases; $nfixed repaired and clean for ours and f2fs-tools"
 [ $ncases -gt 0 ] || fail "no case ran"
 finish

@@ -1,0 +1,721 @@
+/*
+ * fsck_lpf.c - reconnecting unreachable inodes into /lost+found.
+ *
+ * Runs at the start of a repair, after the check recorded the inodes the
+ * walk found only as lost roots (rep->lost).  Uses the /lost+found the
+ * walk saw (a directory reachable from the root) or creates one: a new
+ * nid from free NAT entries, mode 040700, links 2, its own dentry block
+ * with '.' and '..', an entry in the root.  Each lost inode that no other
+ * entry names (not an orphan, not a quota inode, not in the roll-forward
+ * chain) gets the entry "#<ino>" in it; its i_pino, i_name and i_links
+ * follow, and a directory's '..' names lost+found.
+ *
+ * Entries are inserted as the kernel does (format notes §8.2): the first
+ * level from 0 whose bucket for the name's hash has room, blocks created
+ * in holes, i_current_depth and i_size raised.  Inline directories take
+ * the entry inline, or are converted to a dentry block when full.  Every
+ * block touched is a writable copy of the repair (fsck_fix.c): nothing is
+ * written here, and new blocks get their addresses when the repair writes
+ * them out of place.  The derived state (NAT, SIT, SSA, counters) follows
+ * from the copies and from ctx->st, which this file keeps up to date.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "f2fs_crc.h"
+#include "f2fs_err.h"
+#include "fsck_walk.h"
+
+#define S_IFMT_		0170000
+#define S_IFDIR_	0040000
+
+/* A dentry block the repair creates: found again by directory and index. */
+struct new_block {
+	uint32_t dir;
+	uint32_t bidx;
+	uint8_t *blk;
+};
+
+struct lpf_run {
+	struct fsck_ctx *ctx;
+	struct new_block *nb;
+	uint32_t n_nb, cap_nb;
+	uint32_t *chain_inos;	/* nids and inos of the roll-forward chain */
+	uint32_t n_chain;
+	uint8_t tmp[F2FS_BLKSIZE];	/* a block read for a lookup only */
+};
+
+enum blk_mode { BLK_READ, BLK_CREATE };
+
+/* One dentry area: a dentry block or an inline dentry area. */
+struct dent_area {
+	uint8_t *bitmap;
+	struct f2fs_dir_entry *de;
+	uint8_t (*names)[F2FS_SLOT_LEN];
+	uint32_t nslots;
+};
+
+/* ---- small helpers ---- */
+
+static uint32_t nat_addr(const struct fsck_ctx *ctx, uint32_t nid)
+{
+	struct f2fs_nat_entry e;
+
+	return fsck_nat_lookup(ctx, nid, &e) ? le32_to_cpu(e.block_addr) : 0;
+}
+
+/* The writable copy of inode ino (made now if need be). */
+static struct f2fs_node *inode_copy(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct f2fs_node *n = fsck_fix_node_peek(ctx, ino);
+
+	if (n)
+		return n;
+	return fsck_fix_node(ctx, ino, nat_addr(ctx, ino), NULL);
+}
+
+static uint64_t dir_buckets(uint32_t level, uint32_t dir_level)
+{
+	if (level + dir_level < MAX_DIR_HASH_DEPTH / 2)
+		return 1ull << (level + dir_level);
+	return MAX_DIR_BUCKETS;
+}
+
+static uint32_t bucket_blocks(uint32_t level)
+{
+	return level < MAX_DIR_HASH_DEPTH / 2 ? 2 : 4;
+}
+
+/* Index of the first block of bucket `bucket` at level `level`. */
+static uint64_t bucket_start(uint32_t level, uint32_t dir_level, uint64_t bucket)
+{
+	uint64_t bidx = 0;
+
+	for (uint32_t l = 0; l < level; l++)
+		bidx += dir_buckets(l, dir_level) * bucket_blocks(l);
+	return bidx + bucket * bucket_blocks(level);
+}
+
+static void block_area(uint8_t *blk, struct dent_area *a)
+{
+	struct f2fs_dentry_block *d = (struct f2fs_dentry_block *)blk;
+
+	a->bitmap = d->dentry_bitmap;
+	a->de = d->dentry;
+	a->names = d->filename;
+	a->nslots = NR_DENTRY_IN_BLOCK;
+}
+
+/* The inline dentry area of directory inode n (format notes §8.5). */
+static void inline_area(const struct fsck_ctx *ctx, struct f2fs_node *n, struct dent_area *a)
+{
+	struct f2fs_inode *ri = &n->i;
+	uint32_t extra = fsck_extra_words(ri);
+	uint32_t ixa = fsck_inline_xattr_addrs(ctx, ri);
+	uint32_t size = 4 * (DEF_ADDRS_PER_INODE - extra - ixa - 1);
+	uint32_t nslots = size * 8 / ((SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) * 8 + 1);
+	uint32_t bitmap_bytes = (nslots + 7) / 8;
+	uint32_t reserved = size - (nslots * (SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) + bitmap_bytes);
+	uint8_t *base = (uint8_t *)&ri->i_addr[extra + 1];
+
+	a->bitmap = base;
+	a->de = (struct f2fs_dir_entry *)(base + bitmap_bytes + reserved);
+	a->names = (uint8_t (*)[F2FS_SLOT_LEN])(base + bitmap_bytes + reserved +
+						(size_t)nslots * SIZE_OF_DIR_ENTRY);
+	a->nslots = nslots;
+}
+
+/* First slot of a run of `slots` free slots, or UINT32_MAX. */
+static uint32_t find_room(const struct dent_area *a, uint32_t slots)
+{
+	uint32_t run = 0;
+
+	for (uint32_t i = 0; i < a->nslots; i++) {
+		if (test_bit_le(i, a->bitmap)) {
+			run = 0;
+			continue;
+		}
+		if (++run == slots)
+			return i + 1 - slots;
+	}
+	return UINT32_MAX;
+}
+
+static void put_entry(struct dent_area *a, uint32_t slot, const uint8_t *name, uint32_t len,
+		      uint32_t hash, uint32_t ino, uint8_t ftype)
+{
+	uint32_t slots = GET_DENTRY_SLOTS(len);
+
+	for (uint32_t k = 0; k < slots; k++) {
+		memset(&a->de[slot + k], 0, sizeof(a->de[0]));
+		memset(a->names[slot + k], 0, F2FS_SLOT_LEN);
+		set_bit_le(slot + k, a->bitmap);
+	}
+	a->de[slot].hash_code = cpu_to_le32(hash);
+	a->de[slot].ino = cpu_to_le32(ino);
+	a->de[slot].name_len = cpu_to_le16((uint16_t)len);
+	a->de[slot].file_type = ftype;
+	memcpy(a->names[slot], name, len);
+}
+
+/* ---- dentry blocks of a directory ---- */
+
+/* The node and slot holding the address of block bidx of directory
+ * inode n: the inode itself or one of its two direct nodes. */
+static struct f2fs_node *block_owner(struct fsck_ctx *ctx, uint32_t ino, struct f2fs_node *n,
+				     uint64_t bidx, uint32_t *owner, uint16_t *ofs, const uint8_t **slot)
+{
+	uint32_t extra = fsck_extra_words(&n->i);
+	uint32_t ixa = fsck_inline_xattr_addrs(ctx, &n->i);
+	uint64_t per_inode = DEF_ADDRS_PER_INODE - extra - ixa;
+
+	if (bidx < per_inode) {
+		*owner = ino;
+		*ofs = (uint16_t)bidx;
+		*slot = (const uint8_t *)n + offsetof(struct f2fs_inode, i_addr) + 4 * (extra + bidx);
+		return n;
+	}
+	bidx -= per_inode;
+	for (int k = 0; k < 2; k++, bidx -= ADDRS_PER_BLOCK) {
+		uint32_t nid = le32_to_cpu(n->i.i_nid[k]);
+		struct f2fs_node *dn;
+
+		if (bidx >= ADDRS_PER_BLOCK)
+			continue;
+		if (!nid || nid >= ctx->fs->max_nid || !(ctx->ni[nid].flags & FSCK_NI_NODE))
+			return NULL;
+		dn = inode_copy(ctx, nid);
+		if (!dn)
+			return NULL;
+		*owner = nid;
+		*ofs = (uint16_t)bidx;
+		*slot = (const uint8_t *)dn + 4 * bidx;
+		return dn;
+	}
+	return NULL;
+}
+
+static uint8_t *new_block(struct lpf_run *lr, uint32_t dir, uint32_t bidx, uint32_t owner,
+			  uint16_t ofs)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	uint8_t *b;
+
+	if (lr->n_nb == lr->cap_nb) {
+		uint32_t cap = lr->cap_nb ? lr->cap_nb * 2 : 8;
+		void *p = realloc(lr->nb, (size_t)cap * sizeof(*lr->nb));
+
+		if (!p)
+			return NULL;
+		lr->nb = p;
+		lr->cap_nb = cap;
+	}
+	b = fsck_fix_data_new(ctx, owner, ofs);
+	if (!b)
+		return NULL;
+	lr->nb[lr->n_nb].dir = dir;
+	lr->nb[lr->n_nb].bidx = bidx;
+	lr->nb[lr->n_nb++].blk = b;
+	ctx->st.data_blocks++;
+	return b;
+}
+
+/* Dentry block bidx of dir (inode copy n): with BLK_CREATE a writable
+ * copy, created in a hole; with BLK_READ the block as it is (a copy if
+ * one exists), NULL for a hole.  NULL when it cannot be had (*err set on
+ * an operational error). */
+static uint8_t *dent_block(struct lpf_run *lr, uint32_t dir, struct f2fs_node *n, uint64_t bidx,
+			   enum blk_mode mode, int *err)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	uint32_t owner, addr;
+	uint16_t ofs;
+	const uint8_t *slot;
+	uint8_t *b;
+
+	for (uint32_t i = 0; i < lr->n_nb; i++)
+		if (lr->nb[i].dir == dir && lr->nb[i].bidx == bidx)
+			return lr->nb[i].blk;
+	if (!block_owner(ctx, dir, n, bidx, &owner, &ofs, &slot))
+		return NULL;
+	addr = get_le32(slot);
+	if (addr == NULL_ADDR) {
+		if (mode == BLK_READ)
+			return NULL;
+		b = new_block(lr, dir, (uint32_t)bidx, owner, ofs);
+		if (!b) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+		n->i.i_blocks = cpu_to_le64(le64_to_cpu(n->i.i_blocks) + 1);
+		return b;
+	}
+	if (!fsck_addr_in_main(ctx, addr))
+		return NULL;
+	if (mode == BLK_READ) {
+		b = fsck_fix_data_peek(ctx, addr);
+		if (b)
+			return b;
+		*err = f2fs_dev_read(ctx->fs->dev, addr, 1, lr->tmp);
+		return *err ? NULL : lr->tmp;
+	}
+	b = fsck_fix_data(ctx, addr, owner, ofs, NULL);
+	if (!b)
+		*err = ctx->rep->err ? ctx->rep->err : -EIO;
+	return b;
+}
+
+/* ---- inserting an entry ---- */
+
+/* Into a dentry-block directory, level by level from 0 (§8.2). */
+static int add_to_blocks(struct lpf_run *lr, uint32_t dir, struct f2fs_node *n, const uint8_t *name,
+			 uint32_t len, uint32_t hash, uint32_t ino, uint8_t ftype)
+{
+	uint32_t dl = n->i.i_dir_level, depth = le32_to_cpu(n->i.i_current_depth);
+	uint32_t slots = GET_DENTRY_SLOTS(len);
+	int err = 0;
+
+	for (uint32_t level = 0; level < MAX_DIR_HASH_DEPTH; level++) {
+		uint64_t first = bucket_start(level, dl, hash % dir_buckets(level, dl));
+
+		for (uint32_t k = 0; k < bucket_blocks(level); k++) {
+			uint8_t *b = dent_block(lr, dir, n, first + k, BLK_CREATE, &err);
+			struct dent_area a;
+			uint32_t at;
+
+			if (err)
+				return err;
+			if (!b)
+				continue;
+			block_area(b, &a);
+			at = find_room(&a, slots);
+			if (at == UINT32_MAX)
+				continue;
+			put_entry(&a, at, name, len, hash, ino, ftype);
+			if (depth < level + 1)
+				n->i.i_current_depth = cpu_to_le32(level + 1);
+			if (le64_to_cpu(n->i.i_size) < (first + k + 1) * F2FS_BLKSIZE)
+				n->i.i_size = cpu_to_le64((first + k + 1) * F2FS_BLKSIZE);
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+/* Turn inline directory n into one with dentry block 0: '.' and '..' go
+ * to slots 0 and 1, every other entry is inserted again by its hash. */
+static int convert_inline(struct lpf_run *lr, uint32_t dir, struct f2fs_node *n)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	struct dent_area in, out;
+	uint32_t nslots, extra = fsck_extra_words(&n->i);
+	uint32_t ixa = fsck_inline_xattr_addrs(ctx, &n->i);
+	uint8_t *saved, *b;
+	int err = 0;
+
+	inline_area(ctx, n, &in);
+	nslots = in.nslots;
+	saved = malloc(F2FS_BLKSIZE);
+	if (!saved)
+		return -ENOMEM;
+	/* keep a copy of the inline area, then clear it for addresses */
+	memcpy(saved, n, F2FS_BLKSIZE);
+	memset(&n->i.i_addr[extra], 0, (size_t)(DEF_ADDRS_PER_INODE - extra - ixa) * 4);
+	n->i.i_inline &= (uint8_t)~F2FS_INLINE_DENTRY;
+	n->i.i_current_depth = cpu_to_le32(1);
+	n->i.i_size = cpu_to_le64(F2FS_BLKSIZE);
+	b = dent_block(lr, dir, n, 0, BLK_CREATE, &err);
+	if (!b) {
+		free(saved);
+		return err ? err : -ENOSPC;
+	}
+	inline_area(ctx, (struct f2fs_node *)saved, &in);
+	block_area(b, &out);
+	for (uint32_t i = 0; i < nslots && !err;) {
+		uint32_t len = le16_to_cpu(in.de[i].name_len);
+		const uint8_t *name = in.names[i];
+		bool dot = len == 1 && name[0] == '.', dotdot = len == 2 && !memcmp(name, "..", 2);
+
+		if (!test_bit_le(i, in.bitmap) || !len || len > F2FS_NAME_LEN ||
+		    i + GET_DENTRY_SLOTS(len) > nslots) {
+			i++;
+			continue;
+		}
+		if (dot || dotdot)
+			put_entry(&out, dot ? 0 : 1, name, len, 0, le32_to_cpu(in.de[i].ino), F2FS_FT_DIR);
+		else
+			err = add_to_blocks(lr, dir, n, name, len, le32_to_cpu(in.de[i].hash_code),
+					    le32_to_cpu(in.de[i].ino), in.de[i].file_type);
+		i += GET_DENTRY_SLOTS(len);
+	}
+	free(saved);
+	return err;
+}
+
+static bool area_has(const struct dent_area *a, const uint8_t *name, uint32_t len)
+{
+	for (uint32_t i = 0; i < a->nslots; i++)
+		if (test_bit_le(i, a->bitmap) && le16_to_cpu(a->de[i].name_len) == len &&
+		    i + GET_DENTRY_SLOTS(len) <= a->nslots && !memcmp(a->names[i], name, len))
+			return true;
+	return false;
+}
+
+/* Whether directory dir has an entry called cname (looked up in every
+ * block of the buckets the name's hash selects, levels 0..depth-1). */
+static bool has_name(struct lpf_run *lr, uint32_t dir, const char *cname)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	struct f2fs_node *n = inode_copy(ctx, dir);
+	const uint8_t *name = (const uint8_t *)cname;
+	uint32_t len = (uint32_t)strlen(cname), hash = f2fs_dentry_hash(name, len);
+	uint32_t dl, depth;
+	struct dent_area a;
+	int err = 0;
+
+	if (!n)
+		return true;	/* cannot tell: do not add a second one */
+	if (n->i.i_inline & F2FS_INLINE_DENTRY) {
+		inline_area(ctx, n, &a);
+		return area_has(&a, name, len);
+	}
+	dl = n->i.i_dir_level;
+	depth = le32_to_cpu(n->i.i_current_depth);
+	for (uint32_t level = 0; level < depth && level < MAX_DIR_HASH_DEPTH; level++) {
+		uint64_t first = bucket_start(level, dl, hash % dir_buckets(level, dl));
+
+		for (uint32_t k = 0; k < bucket_blocks(level); k++) {
+			uint8_t *b = dent_block(lr, dir, n, first + k, BLK_READ, &err);
+
+			if (err)
+				return true;
+			if (!b)
+				continue;
+			block_area(b, &a);
+			if (area_has(&a, name, len))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Insert name -> ino into directory dir. */
+static int add_entry(struct lpf_run *lr, uint32_t dir, const char *cname, uint32_t ino, uint8_t ftype)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	struct f2fs_node *n = inode_copy(ctx, dir);
+	const uint8_t *name = (const uint8_t *)cname;
+	uint32_t len = (uint32_t)strlen(cname);
+	uint32_t hash = f2fs_dentry_hash(name, len);
+	int err;
+
+	if (!n)
+		return ctx->rep->err ? ctx->rep->err : -EIO;
+	if (n->i.i_inline & F2FS_INLINE_DENTRY) {
+		struct dent_area a;
+		uint32_t at;
+
+		inline_area(ctx, n, &a);
+		at = find_room(&a, GET_DENTRY_SLOTS(len));
+		if (at != UINT32_MAX) {
+			put_entry(&a, at, name, len, hash, ino, ftype);
+			return 0;
+		}
+		err = convert_inline(lr, dir, n);
+		if (err)
+			return err;
+	}
+	return add_to_blocks(lr, dir, n, name, len, hash, ino, ftype);
+}
+
+/* ---- lost+found ---- */
+
+static bool in_chain(const struct lpf_run *lr, uint32_t nid)
+{
+	for (uint32_t i = 0; i < lr->n_chain; i++)
+		if (lr->chain_inos[i] == nid)
+			return true;
+	return false;
+}
+
+/* The nids and inos the roll-forward chain's nodes carry. */
+static int load_chain(struct lpf_run *lr)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	struct fsck_repair *rep = ctx->rep;
+	struct f2fs_node n;
+	int err = 0;
+
+	if (!rep->n_chain)
+		return 0;
+	lr->chain_inos = malloc((size_t)rep->n_chain * 2 * sizeof(uint32_t));
+	if (!lr->chain_inos)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < rep->n_chain && !err; i++) {
+		err = f2fs_dev_read(ctx->fs->dev, rep->chain[i], 1, &n);
+		if (!err) {
+			lr->chain_inos[lr->n_chain++] = le32_to_cpu(n.footer.nid);
+			lr->chain_inos[lr->n_chain++] = le32_to_cpu(n.footer.ino);
+		}
+	}
+	return err;
+}
+
+/* A nid whose NAT entry is free and that no chain node uses, or 0. */
+static uint32_t free_nid(const struct lpf_run *lr)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	struct f2fs_nat_entry e;
+
+	for (uint32_t nid = F2FS_RESERVED_NODE_NUM; nid < ctx->nat.max_nid; nid++) {
+		if (ctx->ni[nid].flags & (FSCK_NI_NODE | FSCK_NI_QUEUED))
+			continue;
+		if (f2fs_nat_get(&ctx->nat, nid, &e) || e.block_addr || e.ino)
+			continue;
+		if (fsck_fix_node_peek(ctx, nid) || in_chain(lr, nid))
+			continue;
+		return nid;
+	}
+	return 0;
+}
+
+static void fill_lpf_inode(struct fsck_ctx *ctx, struct f2fs_node *n, uint32_t nid)
+{
+	struct f2fs_inode *i = &n->i;
+	static const char name[] = "lost+found";
+	uint64_t now = (uint64_t)time(NULL);
+
+	memset(n, 0, sizeof(*n));
+	i->i_mode = cpu_to_le16(S_IFDIR_ | 0700);
+	i->i_links = cpu_to_le32(2);
+	i->i_size = cpu_to_le64(0);
+	i->i_blocks = cpu_to_le64(1);		/* the inode; dentry blocks add theirs */
+	i->i_atime = i->i_ctime = i->i_mtime = cpu_to_le64(now);
+	i->i_current_depth = cpu_to_le32(1);
+	i->i_pino = cpu_to_le32(F2FS_ROOT_INO);
+	i->i_namelen = cpu_to_le32(sizeof(name) - 1);
+	memcpy(i->i_name, name, sizeof(name) - 1);
+	if (ctx->fs->features & F2FS_FEATURE_EXTRA_ATTR) {
+		i->i_inline |= F2FS_EXTRA_ATTR;
+		i->i_extra_isize = cpu_to_le16(ctx->rep->extra_isize_ref ? ctx->rep->extra_isize_ref :
+					       F2FS_TOTAL_EXTRA_ATTR_SIZE);
+		if (ctx->fs->features & F2FS_FEATURE_INODE_CRTIME)
+			i->i_crtime = cpu_to_le64(now);
+	}
+	n->footer.nid = cpu_to_le32(nid);
+	n->footer.ino = cpu_to_le32(nid);
+	n->footer.cp_ver = ctx->fs->cp->checkpoint_ver;
+}
+
+/* Create /lost+found; returns its ino, 0 when it cannot be made. */
+static uint32_t create_lpf(struct lpf_run *lr, int *err)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	uint32_t nid = free_nid(lr);
+	struct f2fs_node *n, *root;
+	struct dent_area a;
+	uint8_t *b;
+
+	if (!nid) {
+		fsck_diag(ctx, "no free node id for /lost+found");
+		return 0;
+	}
+	root = inode_copy(ctx, F2FS_ROOT_INO);
+	n = fsck_fix_node_new(ctx, nid);
+	if (!root || !n) {
+		*err = ctx->rep->err ? ctx->rep->err : -ENOMEM;
+		return 0;
+	}
+	fill_lpf_inode(ctx, n, nid);
+	ctx->ni[nid].flags |= FSCK_NI_NODE | FSCK_NI_INODE | FSCK_NI_DIR;
+	ctx->ni[nid].ftype = F2FS_FT_DIR;
+	ctx->ni[nid].i_links = 2;
+	fsck_fix_owner(ctx, nid, nid);
+	ctx->st.inodes++;
+	ctx->st.nodes++;
+	ctx->st.dirs++;
+	b = dent_block(lr, nid, n, 0, BLK_CREATE, err);
+	if (!b)
+		return 0;
+	block_area(b, &a);
+	put_entry(&a, 0, (const uint8_t *)".", 1, 0, nid, F2FS_FT_DIR);
+	put_entry(&a, 1, (const uint8_t *)"..", 2, 0, F2FS_ROOT_INO, F2FS_FT_DIR);
+	n->i.i_size = cpu_to_le64(F2FS_BLKSIZE);
+	*err = add_entry(lr, F2FS_ROOT_INO, "lost+found", nid, F2FS_FT_DIR);
+	if (*err)
+		return 0;
+	ctx->ni[F2FS_ROOT_INO].subdirs++;
+	root->i.i_links = cpu_to_le32(2 + ctx->ni[F2FS_ROOT_INO].subdirs);
+	fsck_diag(ctx, "created /lost+found (ino %u)", nid);
+	return nid;
+}
+
+/* /lost+found as the walk saw it, if it is a usable directory. */
+static uint32_t existing_lpf(const struct fsck_ctx *ctx)
+{
+	uint32_t ino = ctx->rep->lost_found;
+	const struct f2fs_node *n;
+
+	if (!ino || ino >= ctx->fs->max_nid)
+		return 0;
+	if ((ctx->ni[ino].flags & (FSCK_NI_INODE | FSCK_NI_DIR | FSCK_NI_LOST)) !=
+	    (FSCK_NI_INODE | FSCK_NI_DIR))
+		return 0;
+	n = fsck_fix_node_peek(ctx, ino);
+	if (n && (n->i.i_advise & FADVISE_ENCRYPT_BIT))
+		return 0;
+	return ino;
+}
+
+
+/* ---- one lost inode ---- */
+
+/* '..' of directory inode n (ino) names parent. */
+static void set_dotdot(struct fsck_ctx *ctx, uint32_t ino, struct f2fs_node *n, uint32_t parent)
+{
+	struct fsck_dent_loc loc = { .dir_ino = ino };
+
+	if (n->i.i_inline & F2FS_INLINE_DENTRY) {
+		struct dent_area a;
+
+		inline_area(ctx, n, &a);
+		put_entry(&a, 1, (const uint8_t *)"..", 2, 0, parent, F2FS_FT_DIR);
+		return;
+	}
+	loc.blkaddr = le32_to_cpu(n->i.i_addr[fsck_extra_words(&n->i)]);
+	if (!fsck_addr_in_main(ctx, loc.blkaddr))
+		return;
+	loc.owner = ino;
+	loc.owner_ofs = 0;
+	loc.nslots = NR_DENTRY_IN_BLOCK;
+	loc.bitmap_off = 0;
+	loc.de_base = offsetof(struct f2fs_dentry_block, dentry);
+	loc.name_base = offsetof(struct f2fs_dentry_block, filename);
+	fsck_fix_dots(ctx, &loc, NULL, false, parent);
+}
+
+static int reconnect(struct lpf_run *lr, uint32_t lpf, uint32_t ino, uint32_t *dirs)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	struct fsck_nid_info *ni = &ctx->ni[ino];
+	bool is_dir = ni->flags & FSCK_NI_DIR;
+	struct f2fs_node *n;
+	char name[16];
+	uint8_t ftype;
+	int err;
+
+	n = inode_copy(ctx, ino);
+	if (!n)
+		return ctx->rep->err;
+	ftype = fsck_mode_to_ftype(le16_to_cpu(n->i.i_mode));
+	if (!ftype)
+		ftype = is_dir ? F2FS_FT_DIR : F2FS_FT_REG_FILE;
+	snprintf(name, sizeof(name), "#%u", ino);
+	if (has_name(lr, lpf, name)) {
+		fsck_diag(ctx, "/lost+found already has an entry %s: inode %u not reconnected",
+			  name, ino);
+		return 0;
+	}
+	err = add_entry(lr, lpf, name, ino, ftype);
+	if (err)
+		return err;
+	n->i.i_pino = cpu_to_le32(lpf);
+	memset(n->i.i_name, 0, sizeof(n->i.i_name));
+	n->i.i_namelen = cpu_to_le32((uint32_t)strlen(name));
+	memcpy(n->i.i_name, name, strlen(name));
+	if (is_dir) {
+		n->i.i_links = cpu_to_le32(2 + ni->subdirs);
+		set_dotdot(ctx, ino, n, lpf);
+		ctx->ni[lpf].subdirs++;
+		(*dirs)++;
+	} else {
+		n->i.i_links = cpu_to_le32(1);
+	}
+	ni->links_found = 1;
+	return 0;
+}
+
+/* Whether lost inode ino gets an entry of its own. */
+static bool wants_entry(struct lpf_run *lr, uint32_t ino)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	const struct fsck_nid_info *ni;
+
+	if (ino < F2FS_RESERVED_NODE_NUM || ino >= ctx->fs->max_nid)
+		return false;
+	ni = &ctx->ni[ino];
+	if ((ni->flags & (FSCK_NI_INODE | FSCK_NI_LOST)) != (FSCK_NI_INODE | FSCK_NI_LOST) ||
+	    (ni->flags & (FSCK_NI_ORPHAN | FSCK_NI_QUOTA)) || in_chain(lr, ino))
+		return false;
+	if (ni->links_found) {
+		/* named by another lost directory, which is reconnected */
+		if (!(ni->flags & FSCK_NI_DIR) && ni->i_links != ni->links_found) {
+			struct f2fs_node *n = inode_copy(ctx, ino);
+
+			if (n)
+				n->i.i_links = cpu_to_le32(ni->links_found);
+		}
+		if (ni->flags & FSCK_NI_DIR)
+			fsck_diag(ctx, "unreachable directory %u is named by another unreachable "
+				  "directory: not reconnected", ino);
+		return false;
+	}
+	return true;
+}
+
+int fsck_lpf_reconnect(struct fsck_ctx *ctx)
+{
+	struct fsck_repair *rep = ctx->rep;
+	struct lpf_run *lr = calloc(1, sizeof(*lr));
+	uint32_t lpf = 0, dirs = 0, done = 0;
+	int err;
+
+	if (!rep || !rep->n_lost) {
+		free(lr);
+		return 0;
+	}
+	if (!lr)
+		return -ENOMEM;
+	lr->ctx = ctx;
+	err = load_chain(lr);
+	for (uint32_t i = 0; i < rep->n_lost && !err; i++) {
+		uint32_t ino = rep->lost[i];
+
+		if (!wants_entry(lr, ino))
+			continue;
+		if (!lpf) {
+			lpf = existing_lpf(ctx);
+			if (!lpf && has_name(lr, F2FS_ROOT_INO, "lost+found")) {
+				fsck_diag(ctx, "/lost+found is not a usable directory: "
+					  "unreachable inodes are not reconnected");
+				break;
+			}
+			if (!lpf)
+				lpf = create_lpf(lr, &err);
+			if (!lpf)
+				break;
+		}
+		err = reconnect(lr, lpf, ino, &dirs);
+		if (err == -ENOSPC) {
+			fsck_diag(ctx, "/lost+found has no room for inode %u", ino);
+			err = 0;
+			break;
+		}
+		done++;
+	}
+	if (!err && dirs) {
+		struct f2fs_node *n = inode_copy(ctx, lpf);
+
+		if (n)
+			n->i.i_links = cpu_to_le32(2 + ctx->ni[lpf].subdirs);
+	}
+	if (!err && done)
+		fsck_diag(ctx, "reconnected %u inodes into /lost+found", done);
+	free(lr->nb);
+	free(lr->chain_inos);
+	free(lr);
+	return err;
+}
