@@ -42,6 +42,8 @@ base pop 256M "$WORK/src" "$MKFS" -O extra_attr,inode_checksum,sb_checksum
 base s4 512M "" "$MKFS" -s 4
 base cf 256M "" "$MKFS" -O casefold -C utf8
 base flex 256M "$WORK/srcsmall" "$MKFS" -O extra_attr,flexible_inline_xattr
+# with /lost+found from mkfs: reconnecting into an existing one
+base lpf 256M "$WORK/srcsmall" "$MKFS" -O extra_attr,inode_checksum,lost_found
 # f2fs-tools' mkfs keeps root, quota and lost+found in the NAT journal and
 # the logs in the SIT journal: the journal cases start from it
 base tools 256M "" "$MKFS_ORACLE" -O extra_attr,inode_checksum,quota,lost_found
@@ -74,6 +76,7 @@ set_vars() {
 	MID=$(ino_of "$img" /d1/mid)
 	D2=$(ino_of "$img" /d1/d2)
 	SMALLX=$(ino_of "$img" /small/x)
+	SDIR=$(ino_of "$img" /dir)
 	BIGDN= BIGDNBLK= BIGDATA= MIDDATA= MIDNODE= EXTRA=0 BIGSEG= IXA=0
 	if [ -n "$BIG" ]; then
 		BIGDN=$(node_of "$img" "$BIG" 1)

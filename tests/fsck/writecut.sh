@@ -3,7 +3,9 @@
 #
 # For a representative set of corruption cases (NAT, inode, dentry block,
 # SIT and section counts in a large-section volume, checkpoint counters,
-# summary entries, a superblock copy) the repair's writes are counted with
+# summary entries, a superblock copy, an unreachable file reconnected into
+# a /lost+found the repair creates and a directory into an existing one)
+# the repair's writes are counted with
 # --dry-run, then for every N from 1 to that total the repair runs with
 # --write-limit N (every write after the N-th is dropped, as a power cut
 # would).  After each cut our check and f2fs-tools' must agree that the
@@ -14,7 +16,7 @@
 require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 . "$top_srcdir/tests/fsck/cases-lib.sh"
 
-CASES=${WRITECUT_CASES:-nat-leak,nat-owner,nat-shared,ino-links,ino-blocks,dent-hash,dent-ftype,sec-count,sec-typemix,sit-extrabit,cp-vblocks,ssa-nid,sb-magic1,cp-natbitsfull}
+CASES=${WRITECUT_CASES:-nat-leak,nat-owner,nat-shared,ino-links,ino-blocks,dent-hash,dent-ftype,sec-count,sec-typemix,sit-extrabit,cp-vblocks,ssa-nid,sb-magic1,cp-natbitsfull,dent-ino,lpf-dir}
 
 codes_of() {
 	run_fsck "$1"
