@@ -138,12 +138,16 @@ static inline unsigned int f2fs_sit_map_weight(const uint8_t *map)
 
 /* Announce (f2fs_dev_readahead) the valid blocks of the segments whose
  * type bit (1 << type) is in type_mask, in address order; runs separated
- * by at most max_gap blocks are announced as one.  Stops once max_blocks
- * blocks have been announced (0 = no limit).  *announced (may be NULL)
- * receives the blocks announced.  A hint only: returns 0 or -EINVAL. */
+ * by at most max_gap blocks are announced as one.  With
+ * F2FS_SIT_RA_DESCENDING in flags the segments are taken from the last to
+ * the first (blocks still ascending within a segment).  Stops once
+ * max_blocks blocks have been announced (0 = no limit).  *announced (may
+ * be NULL) receives the blocks announced.  A hint only: returns 0 or
+ * -EINVAL. */
+#define F2FS_SIT_RA_DESCENDING	0x1u
 int f2fs_sit_readahead(struct f2fs_fs *fs, const struct f2fs_sit_model *m,
-		       unsigned int type_mask, uint32_t max_gap, uint64_t max_blocks,
-		       uint64_t *announced);
+		       unsigned int type_mask, unsigned int flags, uint32_t max_gap,
+		       uint64_t max_blocks, uint64_t *announced);
 
 static inline uint32_t f2fs_sit_secno(const struct f2fs_sit_model *m, uint32_t segno)
 {

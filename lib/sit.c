@@ -529,29 +529,41 @@ static void ra_add(struct f2fs_fs *fs, struct ra_span *sp, uint64_t blk, uint32_
 	sp->end = blk + 1;
 }
 
+/* Announce the valid blocks of one segment (ascending). */
+static void ra_segment(struct f2fs_fs *fs, struct ra_span *sp, uint32_t segno,
+		       const struct f2fs_seg_entry *se, uint32_t max_gap)
+{
+	uint64_t base = f2fs_seg_start_blkaddr(fs, segno);
+
+	for (unsigned int w = 0; w < F2FS_SIT_MAP_WORDS; w++) {
+		if (!f2fs_sit_map_word(se->cur_valid_map, w))
+			continue;
+		for (unsigned int k = w * 64; k < (w + 1) * 64; k++)
+			if (f2fs_test_bit(k, se->cur_valid_map))
+				ra_add(fs, sp, base + k, max_gap);
+	}
+}
+
 int f2fs_sit_readahead(struct f2fs_fs *fs, const struct f2fs_sit_model *m,
-		       unsigned int type_mask, uint32_t max_gap, uint64_t max_blocks,
-		       uint64_t *announced)
+		       unsigned int type_mask, unsigned int flags, uint32_t max_gap,
+		       uint64_t max_blocks, uint64_t *announced)
 {
 	struct ra_span sp = { 0, 0, 0 };
+	bool desc = flags & F2FS_SIT_RA_DESCENDING;
 
 	if (!fs || !fs->dev || !m || !m->segs || m->main_segs > fs->main_segs)
 		return -EINVAL;
-	for (uint32_t segno = 0; segno < m->main_segs; segno++) {
+	for (uint32_t i = 0; i < m->main_segs; i++) {
+		uint32_t segno = desc ? m->main_segs - 1 - i : i;
 		const struct f2fs_seg_entry *se = &m->segs[segno];
-		uint64_t base = f2fs_seg_start_blkaddr(fs, segno);
 
 		if (!se->valid_blocks || se->type >= 32 || !(type_mask & (1u << se->type)))
 			continue;
 		if (max_blocks && sp.announced + (sp.end - sp.start) >= max_blocks)
 			break;
-		for (unsigned int w = 0; w < F2FS_SIT_MAP_WORDS; w++) {
-			if (!f2fs_sit_map_word(se->cur_valid_map, w))
-				continue;
-			for (unsigned int k = w * 64; k < (w + 1) * 64; k++)
-				if (f2fs_test_bit(k, se->cur_valid_map))
-					ra_add(fs, &sp, base + k, max_gap);
-		}
+		ra_segment(fs, &sp, segno, se, max_gap);
+		if (desc)
+			ra_flush(fs, &sp);	/* spans never run backwards */
 	}
 	ra_flush(fs, &sp);
 	if (announced)

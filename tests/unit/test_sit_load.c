@@ -4,7 +4,9 @@
  * segments); every entry equals a block-by-block reference read; the SIT
  * blocks are read in a handful of system calls; the copy is chosen per
  * block by the version bitmap; insane entries (in a block or in the
- * journal) are counted and journal segnos out of range are ignored.
+ * journal) are counted and journal segnos out of range are ignored;
+ * f2fs_sit_readahead() announces exactly the valid blocks of the asked
+ * segment types, merging runs across small gaps.
  * mkfs.f2fs missing is a failure.
  */
 #include <fcntl.h>
@@ -255,6 +257,53 @@ static void test_copies_and_bad_entries(const char *path)
 	f2fs_fs_close(fs);
 }
 
+/* f2fs_sit_readahead(): which blocks are announced, in how many hints. */
+static void test_readahead(const char *path)
+{
+	const unsigned int nodes = 1u << CURSEG_HOT_NODE | 1u << CURSEG_WARM_NODE |
+				   1u << CURSEG_COLD_NODE;
+	static const struct { uint32_t segno, type, blk; } valid[] = {
+		{ 2, CURSEG_HOT_NODE, 0 }, { 2, CURSEG_HOT_NODE, 1 }, { 2, CURSEG_HOT_NODE, 2 },
+		{ 2, CURSEG_HOT_NODE, 10 }, { 5, CURSEG_WARM_NODE, 0 }, { 5, CURSEG_WARM_NODE, 511 },
+		{ 7, CURSEG_HOT_DATA, 3 },
+	};
+	struct f2fs_fs *fs;
+	struct f2fs_sit_model m;
+	uint64_t got = 99, calls;
+
+	if (open_fs(path, false, &fs))
+		return;
+	CHECK_EQ_U64(f2fs_sit_init(&m, fs->main_segs, fs->segs_per_sec), 0);
+	for (size_t i = 0; i < sizeof(valid) / sizeof(valid[0]); i++) {
+		f2fs_sit_set_type(&m, valid[i].segno, valid[i].type);
+		CHECK_EQ_U64(f2fs_sit_alloc_block(&m, valid[i].segno, valid[i].blk), 0);
+	}
+	/* gap 0: runs [2:0..2] [2:10] [5:0] [5:511] */
+	calls = fs->dev->stats.readahead_calls;
+	CHECK_EQ_U64(f2fs_sit_readahead(fs, &m, nodes, 0, 0, 0, &got), 0);
+	CHECK_EQ_U64(got, 6);
+	CHECK_EQ_U64(fs->dev->stats.readahead_calls - calls, 4);
+	/* gap 7: [2:0..10] is one run (its gap blocks counted) */
+	calls = fs->dev->stats.readahead_calls;
+	CHECK_EQ_U64(f2fs_sit_readahead(fs, &m, nodes, 0, 7, 0, &got), 0);
+	CHECK_EQ_U64(got, 13);
+	CHECK_EQ_U64(fs->dev->stats.readahead_calls - calls, 3);
+	/* descending: the same blocks */
+	calls = fs->dev->stats.readahead_calls;
+	CHECK_EQ_U64(f2fs_sit_readahead(fs, &m, nodes, F2FS_SIT_RA_DESCENDING, 0, 0, &got), 0);
+	CHECK_EQ_U64(got, 6);
+	CHECK_EQ_U64(fs->dev->stats.readahead_calls - calls, 4);
+	/* types: only the hot data block */
+	CHECK_EQ_U64(f2fs_sit_readahead(fs, &m, 1u << CURSEG_HOT_DATA, 0, 0, 0, &got), 0);
+	CHECK_EQ_U64(got, 1);
+	/* a budget stops at the next segment once reached */
+	CHECK_EQ_U64(f2fs_sit_readahead(fs, &m, nodes, 0, 0, 3, &got), 0);
+	CHECK_EQ_U64(got, 4);
+	CHECK_EQ_U64(f2fs_sit_readahead(fs, NULL, nodes, 0, 0, 0, &got), (uint64_t)-EINVAL);
+	f2fs_sit_free(&m);
+	f2fs_fs_close(fs);
+}
+
 static void remove_dir(const char *dir)
 {
 	char cmd[512];
@@ -276,6 +325,7 @@ int main(void)
 	}
 	if (!make_image(dir, "1g.img", "1G", "", path, sizeof(path))) {
 		test_fresh(path, 1);
+		test_readahead(path);
 		test_copies_and_bad_entries(path);
 	} else {
 		CHECK(!"mkfs.f2fs 1G");
