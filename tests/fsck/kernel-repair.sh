@@ -20,7 +20,10 @@ KT_SRC=$top_srcdir/tests/kernel
 . "$KT_SRC/kcommon.sh"
 KSRC=$KT_SRC
 
-REPAIRED_CASES=${REPAIRED_CASES:-nat-leak,nat-shared,nat-owner,ino-links,ino-blocks,ino-extra3,ino-csum,dent-hash,dent-nodot,dent-ftype,dent-dirlevel,sit-missbit,sit-type,sec-count,sec-typemix,cp-nextblk,cp-samenode,cp-errorflag,node-dup,ssa-footer,sb-magic0}
+REPAIRED_CASES=${REPAIRED_CASES:-nat-leak,nat-shared,nat-owner,ino-links,ino-blocks,ino-extra3,ino-csum,dent-hash,dent-nodot,dent-ftype,dent-dirlevel,sit-missbit,sit-type,sec-count,sec-typemix,cp-nextblk,cp-samenode,cp-errorflag,node-dup,ssa-footer,sb-magic0,dent-ino,lpf-dir,node-inodechild}
+# cases whose repair reconnects inodes into /lost+found: the kernel must list
+# them there and read them
+LPF_CASES=" dent-ino lpf-dir node-inodechild "
 
 kt_begin fsck-repair "our repair: roll-forward chain kept, repaired images mount"
 img=$KWORK/pc.img
@@ -82,6 +85,12 @@ if kt_guest mount "$top_srcdir/tests/fsck/guest/repaired.sh" $disks; then
 	[ "$n" -gt 0 ] && kt_say "the kernel rolled $n inode(s) forward after our repair" ||
 		kt_bad "no roll-forward recovery after the repair"
 	kt_say "$i repaired case images mounted, read, written and unmounted"
+	while read -r c name; do
+		case "$LPF_CASES" in *" $name "*) ;; *) continue ;; esac
+		grep -qE "(^|[^a-z0-9])$c: lost\+found: [1-9][0-9]* reconnected" "$KWORK/mount/console.log.txt" &&
+			kt_say "$name: the kernel lists and reads the inodes reconnected into /lost+found" ||
+			kt_bad "$name: the kernel does not list the reconnected inodes in /lost+found"
+	done < "$KWORK/disks.txt"
 else
 	kt_bad "guest run failed (verdict $KT_GUEST_RC; disks: $(tr '\n' ' ' < "$KWORK/disks.txt"))"
 fi

@@ -23,6 +23,11 @@ for d in /dev/img/*; do
 	kt_mount "$n" || continue
 	kt_run "$n: read every file" sh -c "find /mnt/$n -type f -exec cat {} + > /dev/null"
 	kt_run "$n: list" sh -c "ls -laR /mnt/$n > /dev/null"
+	if ls /mnt/$n/lost+found 2>/dev/null | grep -q '^#'; then
+		kt_run "$n: read lost+found" sh -c "ls -la /mnt/$n/lost+found/ > /dev/null &&
+			find /mnt/$n/lost+found -type f -exec cat {} + > /dev/null"
+		echo "$n: lost+found: $(ls /mnt/$n/lost+found | grep -c '^#') reconnected"
+	fi
 	kt_run "$n: write" ktool put /mnt/$n/+new 300000 -f
 	kt_run "$n: read back" ktool check /mnt/$n/+new 300000
 	kt_run "$n: delete" rm -f /mnt/$n/+new
