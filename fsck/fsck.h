@@ -91,6 +91,7 @@ struct fsck_nid_info {
 #define FSCK_NI_QUOTA	0x10
 #define FSCK_NI_QUEUED	0x20	/* inode pushed for checking */
 #define FSCK_NI_LOST	0x40	/* reached only as an unreachable inode */
+#define FSCK_NI_QCHARGED 0x80	/* charged to its owners' quota usage */
 
 /* One expected summary entry, for the SSA pass. */
 struct fsck_ssa_ent {
@@ -145,6 +146,8 @@ struct fsck_ctx {
 	/* repair: fixes recorded by the passes (fsck_fix.c), applied after
 	 * the check in one checkpoint (fsck_repair.c); NULL if not recording */
 	struct fsck_repair *rep;
+	/* quota usage and files (fsck_quota.c); NULL without quota_ino */
+	struct fsck_quota *quota;
 };
 
 /* Where a directory entry lives, so a fix can rewrite it: a dentry block
@@ -184,6 +187,15 @@ int fsck_pass_nodes(struct fsck_ctx *ctx);
 int fsck_pass_rollforward(struct fsck_ctx *ctx);
 int fsck_pass_ssa(struct fsck_ctx *ctx);
 int fsck_pass_verify(struct fsck_ctx *ctx);
+/* After the walk: quota files against the usage the walk charged
+ * (fsck_quota.c); when repairing, records the rebuild of wrong files. */
+int fsck_pass_quota(struct fsck_ctx *ctx);
+/* When repairing (after the other fixes are recorded): rebuild the quota
+ * files found wrong, or made wrong by a fix that changed an inode. */
+int fsck_quota_rebuild(struct fsck_ctx *ctx);
+/* Whether every quota file was checked and is right after the repair. */
+bool fsck_quota_settled(const struct fsck_ctx *ctx);
+void fsck_quota_free(struct fsck_ctx *ctx);
 /* -l: print superblock and checkpoint fields. */
 void fsck_print_sb_cp(struct fsck_ctx *ctx);
 

@@ -199,6 +199,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 	if (ctx->nat_loaded)
 		f2fs_nat_free(&ctx->nat);
 	fsck_repair_free(ctx);
+	fsck_quota_free(ctx);
 	free(ctx->reach);
 	free(ctx->nat_addr);
 	free(ctx->chain);
@@ -254,7 +255,9 @@ static void run_passes(struct fsck_ctx *ctx)
 		return;
 	if (!run(ctx, "node walk", fsck_pass_nodes) || !run(ctx, "SSA", fsck_pass_ssa))
 		return;
-	run(ctx, "verify", fsck_pass_verify);
+	if (!run(ctx, "verify", fsck_pass_verify))
+		return;
+	run(ctx, "quota", fsck_pass_quota);
 }
 
 /* Whether every problem reported may be fixed without asking. */

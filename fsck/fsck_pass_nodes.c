@@ -251,6 +251,8 @@ static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 		return;
 	}
 	ctx->st.data_blocks++;
+	if (w->qtype)
+		fsck_quota_note_block(ctx, w->qtype - 1, fofs, addr, nid, ofs_in_node);
 	if (fofs + 1 > f->last_data)
 		f->last_data = fofs + 1;
 	if (f->is_dir && add_dentry_block(w, fofs, addr, nid, ofs_in_node))
@@ -650,6 +652,7 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 	w->file.nodes = 1;
 	ctx->st.nodes++;
 	check_item(w, it, ri);
+	w->qtype = it->kind == ITEM_QUOTA ? it->idx + 1 : 0;
 	w->dent_n = 0;
 	if (!(ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))) {
 		for (uint32_t i = 0; i < w->file.addrs_per_inode; i++)
@@ -662,6 +665,11 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 	if (fsck_fix_node_peek(ctx, it->ino))
 		ri = &fsck_fix_node_peek(ctx, it->ino)->i;
 	check_sizes(w, ri);
+	if (w->qtype)
+		fsck_quota_note_inode(ctx, w->qtype - 1, &w->file, it->addr);
+	else
+		fsck_quota_charge(ctx, it->ino, ri, w->file.counted);
+	w->qtype = 0;
 	if (w->err)
 		return;
 	if (w->file.is_dir && (ri->i_inline & F2FS_INLINE_DENTRY))

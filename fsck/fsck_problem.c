@@ -232,6 +232,10 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "roll-forward: {found} fsync'd node blocks after the checkpoint will be recovered at mount"),
 	P(RF_CHAIN_BAD_ADDR, I, true, FIX_NONE,
 	  "roll-forward chain ends at block {blkaddr} outside the main area"),
+	P(QUOTA_FILE, E, false, FIX_QUOTA_REBUILD,
+	  "quota file ino {ino}: {str}"),
+	P(QUOTA_USAGE, W, true, FIX_QUOTA_REBUILD,
+	  "quota file ino {ino}: {str} {found}, counted {expected}"),
 };
 
 const size_t fsck_n_problems = sizeof(fsck_problems) / sizeof(fsck_problems[0]);
@@ -270,7 +274,8 @@ const char *fsck_unfixable_why(enum fsck_problem code)
 	case PR_CP_NONE_VALID: return "no checkpoint to start from";
 	case PR_CP_SUMMARY_LOAD: return "the log summaries cannot be rebuilt without them";
 	case PR_ROOT_NOT_DIR: return "recreating the root directory is not supported";
-	case PR_QUOTA_INODE: return "quota files are not rebuilt";
+	case PR_QUOTA_INODE:
+		return "recreating a missing or foreign quota inode is not supported (its file is not checked)";
 	case PR_RF_CHAIN_LOOP: case PR_RF_DENT_INODE_IN_NAT: case PR_RF_CHAIN_OVERLAP:
 		return "the fsync'd chain belongs to the kernel's recovery; a repair re-homes it unchanged";
 	default: return "";
@@ -306,6 +311,7 @@ const char *fsck_fix_name(enum fsck_fix f)
 		[FIX_RECONNECT] = "reconnect into lost+found",
 		[FIX_ORPHAN_LIST] = "rewrite the orphan list",
 		[FIX_NAT_BITS] = "rewrite nat_bits",
+		[FIX_QUOTA_REBUILD] = "rebuild the quota file from the usage counted",
 		[FIX_UNFIXABLE] = "none (not fixable)",
 	};
 

@@ -133,6 +133,8 @@ enum fsck_problem {
 	PR_RF_CHAIN_OVERLAP = 8003,
 	PR_RF_CHAIN = 8004,
 	PR_RF_CHAIN_BAD_ADDR = 8005,
+	PR_QUOTA_FILE = 8010,
+	PR_QUOTA_USAGE = 8011,
 };
 
 enum fsck_severity {
@@ -159,6 +161,7 @@ enum fsck_fix {
 	FIX_RECONNECT,		/* reconnect into lost+found */
 	FIX_ORPHAN_LIST,
 	FIX_NAT_BITS,
+	FIX_QUOTA_REBUILD,	/* write the quota file afresh from usage */
 	FIX_UNFIXABLE,
 };
 

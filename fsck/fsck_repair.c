@@ -20,6 +20,8 @@
  * and addresses set), SIT (every segment's map, count and type from the
  * blocks in use after the repair; section sums follow), checkpoint
  * counters, free segments, the orphan list, nat_bits (by f2fs_commit).
+ * Quota files are rebuilt (fsck_quota.c) after lost+found's fixes, which
+ * change usage, and CP_QUOTA_NEED_FSCK_FLAG is cleared once they are right.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -495,6 +497,8 @@ static void build_plan(struct repair_run *r, uint32_t *orphans, uint32_t n_orpha
 	p->n_orphans = n_orphans;
 	p->flags &= ~(uint32_t)(CP_ERROR_FLAG | CP_FSCK_FLAG | CP_CRC_RECOVERY_FLAG |
 				CP_NOCRC_RECOVERY_FLAG | CP_UMOUNT_FLAG | CP_FASTBOOT_FLAG);
+	if (fsck_quota_settled(ctx))
+		p->flags &= ~(uint32_t)CP_QUOTA_NEED_FSCK_FLAG;
 	if (r->keep_chain) {
 		p->flags |= CP_NOCRC_RECOVERY_FLAG;
 		p->node_summaries = false;
@@ -686,6 +690,8 @@ static int run_repair(struct repair_run *r)
 	int err;
 
 	err = fsck_lpf_reconnect(ctx);
+	if (!err)
+		err = fsck_quota_rebuild(ctx);
 	if (!err)
 		err = fsck_alloc_init(&r->a, ctx);
 	if (err)

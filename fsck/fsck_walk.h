@@ -91,6 +91,7 @@ struct fsck_walk {
 	uint32_t xnid, xaddr;		/* its xattr node, when read */
 	struct fsck_file file;
 	int err;			/* first operational error */
+	int qtype;			/* quota type + 1 of the inode walked, 0 if none */
 };
 
 /* fsck_pass_nodes.c */
@@ -107,6 +108,14 @@ void fsck_check_xattrs(struct fsck_walk *w, const struct f2fs_node *inode,
 		       const struct f2fs_node *xnode);
 uint32_t fsck_inline_xattr_addrs(const struct fsck_ctx *ctx, const struct f2fs_inode *ri);
 uint32_t fsck_extra_words(const struct f2fs_inode *ri);
+
+/* fsck_quota.c: what the walk tells the quota check */
+void fsck_quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_inode *ri,
+		       uint64_t blocks);
+void fsck_quota_note_inode(struct fsck_ctx *ctx, int type, const struct fsck_file *file,
+			   uint32_t inode_addr);
+void fsck_quota_note_block(struct fsck_ctx *ctx, int type, uint64_t fofs, uint32_t addr,
+			   uint32_t owner, uint32_t ofs_in_node);
 
 /* fsck_pass_dir.c */
 void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,

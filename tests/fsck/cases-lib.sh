@@ -48,6 +48,34 @@ base lpf 256M "$WORK/srcsmall" "$MKFS" -O extra_attr,inode_checksum,lost_found
 # the logs in the SIT journal: the journal cases start from it
 base tools 256M "" "$MKFS_ORACLE" -O extra_attr,inode_checksum,quota,lost_found
 
+# Quota with several owners (also a clean control): sload.f2fs keeps every
+# file root's, so a few inodes get other uids, gids and project ids and our
+# repair rebuilds the three quota files; both checkers must then find the
+# image clean.  Our rebuild lays a file out as header, root, then the
+# first leaf (1 KiB block 2: entries of the smallest ids at byte 2064 +
+# 72 k of the file's first block) and the tree blocks.
+base_quota() {
+	local img=$WORK/base-quota.img i=0 p ino
+	truncate -s 256M "$img" || hard_error truncate
+	"$MKFS" -f -q -O extra_attr,inode_checksum,quota,project_quota,lost_found "$img" \
+		>/dev/null 2>&1 || hard_error "mkfs for base quota"
+	"$SLOAD_ORACLE" -f "$WORK/src" "$img" >/dev/null 2>&1
+	for p in /a.txt /d1 /d1/mid /many/entry_7 /small/x /small; do
+		ino=$(ino_of "$img" $p)
+		"$INJECT" --node --nid "$ino" --mb i_uid --val $((1000 + i % 3)) "$img" >/dev/null 2>&1 &&
+		"$INJECT" --node --nid "$ino" --mb i_gid --val $((100 + i % 2)) "$img" >/dev/null 2>&1 &&
+		"$INJECT" --node --nid "$ino" --mb i_projid --val $((7 + i)) "$img" >/dev/null 2>&1 ||
+			hard_error "inject owners for base quota"
+		i=$((i + 1))
+	done
+	run_fsck "$img" -y
+	[ "$RC" = 1 ] || hard_error "base quota: the repair exits $RC: $(grep '^F2FS' "$OUT" | head -3)"
+	run_fsck "$img"
+	[ "$RC" = 0 ] || hard_error "base quota is not clean: $(grep '^F2FS' "$OUT" | head -3)"
+	[ "$(oracle_verdict "$img")" = clean ] || hard_error "f2fs-tools finds base quota corrupt"
+}
+base_quota
+
 first_word() { set -- $1; echo "$1"; }
 
 # free_seg IMG: the last main segment without valid blocks that is no log.
@@ -62,6 +90,7 @@ set_vars() {
 	CPFLAGS=$(cp_field "$img" ckpt_flags)
 	CPERR=$((CPFLAGS | 0x8))
 	CPFSCK=$((CPFLAGS | 0x10))
+	CPQUOTA=$((CPFLAGS | 0x800))
 	VBLOCKS=$(cp_field "$img" valid_block_count)
 	HOTNODE=$(first_word "$(cp_field "$img" 'cur_node_segno[0]')")
 	HOTDATA=$(first_word "$(cp_field "$img" 'cur_data_segno[0]')")
@@ -94,6 +123,9 @@ set_vars() {
 	if [ -n "$FILE" ]; then
 		IXA=$(dump_field "$img" "$FILE" i_inline_xattr_size)
 	fi
+	# first data block of the user / group / project quota files (ino 4..6
+	# in images made by either mkfs)
+	QUSR=$(data_blk "$img" 4 1) QGRP=$(data_blk "$img" 5 1) QPRJ=$(data_blk "$img" 6 1)
 }
 
 # read_table: the table's cases as "id|base|cmd|expect|verdict|note" lines,

@@ -1,0 +1,984 @@
+/*
+ * fsck_quota.c - quota usage (the check) and the rebuild of quota files
+ * (the repair), when the quota_ino feature is on.
+ *
+ * During the node walk (fsck_pass_nodes.c) every inode it accepts, other
+ * than the quota inodes themselves, charges its owners here: one inode
+ * and (i_blocks - 1) * 4096 bytes (the kernel charges data blocks and
+ * non-inode node blocks) to its uid, gid and project id.  Inodes reached
+ * only as orphans or as unreachable ("lost") inodes are charged too: the
+ * kernel charged them and they keep their blocks.  The walk also notes
+ * where each quota inode's data blocks are.
+ *
+ * After the other passes, fsck_pass_quota() reads each quota file: a VFS
+ * v2r1 quota tree in 1 KiB blocks (header magic and version, the info
+ * block, a depth-4 tree indexed by the bytes of the id, leaf blocks of
+ * 72-byte entries).  Everything in it is hostile: block numbers must lie
+ * below dqi_blocks, dqi_blocks inside the blocks the file maps, each tree
+ * block is reached once (so loops end), leaf headers must count their
+ * entries, each entry must be where its id leads and each id appear once.
+ * Damage is F2FS-8010; an id whose curinodes / curspace differ from the
+ * usage counted (missing entries and entries of ids without usage
+ * included) is F2FS-8011.  Limits and grace times are never judged.
+ *
+ * Repair: a damaged or wrong file is rebuilt from scratch: a fresh tree
+ * holding every id with usage plus every readable id with limits (whose
+ * limits and times are kept; the grace times and flags of a readable
+ * header too), written as the quota inode's data blocks out of place
+ * through the common repair (fsck_fix.c records them, fsck_repair.c
+ * allocates and commits), with i_size, i_blocks and i_ext updated.
+ * Usage is derived data, so F2FS-8011 is safe in preen mode (e2fsck and
+ * f2fs-tools fix quota usage unattended too); a damaged file can lose
+ * the limits of ids whose entries were unreadable, so F2FS-8010 needs -y.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "f2fs_err.h"
+#include "fsck_walk.h"
+
+#define QT_BLKSIZE	1024u
+#define QT_PER_BLK	(F2FS_BLKSIZE / QT_BLKSIZE)
+#define QT_TREEOFF	1u
+#define QT_TREEDEPTH	4
+#define QT_REFS		(QT_BLKSIZE / 4)
+#define QT_INFO_OFF	8u
+#define QT_LEAF_HDR	16u
+#define QT_ENTRY_SIZE	72u
+#define QT_PER_LEAF	((QT_BLKSIZE - QT_LEAF_HDR) / QT_ENTRY_SIZE)	/* 14 */
+#define QT_GRACE	604800u
+#define QT_VERSION	1u
+#define QT_MAX_BUILD	(1u << 24)	/* 1 KiB blocks a rebuilt file may take */
+
+static const uint32_t quota_magic[F2FS_MAX_QUOTAS] = { 0xd9c01f11, 0xd9c01927, 0xd9c03f14 };
+static const char *const quota_name[F2FS_MAX_QUOTAS] = { "user", "group", "project" };
+
+/* One id of one quota type. */
+struct qid {
+	uint32_t id;
+	uint8_t flags;
+	uint32_t leaf;			/* 1 KiB block holding its entry */
+	uint64_t inodes, space;		/* counted by the walk */
+	uint64_t cur_inodes, cur_space;	/* read from the file */
+	uint64_t ihard, isoft, bhard, bsoft, btime, itime;
+};
+#define QID_USED	0x01	/* usage counted */
+#define QID_ENTRY	0x02	/* an entry was read */
+
+/* What an inode is charged: its owners and its blocks. */
+struct qcharge {
+	uint32_t ids[F2FS_MAX_QUOTAS];
+	uint64_t blocks;
+};
+
+/* A data block of a quota file and the slot that names it. */
+struct qblk {
+	uint64_t fofs;
+	uint32_t addr, owner;
+	uint16_t ofs;
+};
+
+struct qfile {
+	uint32_t ino;
+	bool walked;			/* a regular file the walk accepted */
+	uint32_t inode_addr, addrs_per_inode;
+	uint64_t counted;		/* blocks i_blocks counts */
+	struct qblk *blk;
+	uint32_t n_blk, cap_blk;
+	uint8_t **cache;		/* per blk[]: the block, read lazily */
+	struct qid *tab;		/* open addressing, cap a power of two */
+	uint32_t n_tab, cap_tab;
+	/* what the parse found */
+	uint32_t dqi_blocks;
+	uint8_t info[24];		/* the header's info block */
+	bool header_ok, broken, wrong;
+	uint8_t *tree_seen, *leaf_seen;	/* bit per 1 KiB block */
+};
+
+struct fsck_quota {
+	struct qfile f[F2FS_MAX_QUOTAS];
+	bool checked;			/* fsck_pass_quota() ran */
+	bool unfixed;			/* a file needed a rebuild that was not made */
+	int err;
+	/* the inode copies of the repair when the check ended, and what
+	 * their inodes were charged: a later fix (lost+found) may change them */
+	struct qcharge *snap;
+	uint32_t n_snap;
+};
+
+static const uint8_t zero_blk[F2FS_BLKSIZE];
+
+static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
+static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* ---- the id tables ---- */
+
+static uint32_t hash_id(uint32_t id, uint32_t cap)
+{
+	return (uint32_t)((id * 2654435761u) & (cap - 1));
+}
+
+static struct qid *tab_find(const struct qfile *f, uint32_t id)
+{
+	if (!f->cap_tab)
+		return NULL;
+	for (uint32_t h = hash_id(id, f->cap_tab);; h = (h + 1) & (f->cap_tab - 1)) {
+		if (!f->tab[h].flags)
+			return NULL;
+		if (f->tab[h].id == id)
+			return &f->tab[h];
+	}
+}
+
+static int tab_grow(struct qfile *f)
+{
+	uint32_t cap = f->cap_tab ? f->cap_tab * 2 : 64;
+	struct qid *t = calloc(cap, sizeof(*t)), *old = f->tab;
+
+	if (!t)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < f->cap_tab; i++) {
+		uint32_t h;
+
+		if (!old[i].flags)
+			continue;
+		for (h = hash_id(old[i].id, cap); t[h].flags; h = (h + 1) & (cap - 1))
+			;
+		t[h] = old[i];
+	}
+	free(old);
+	f->tab = t;
+	f->cap_tab = cap;
+	return 0;
+}
+
+/* The id's record, created (with flags) when missing. */
+static struct qid *tab_get(struct qfile *f, uint32_t id, uint8_t flags)
+{
+	struct qid *q = tab_find(f, id);
+	uint32_t h;
+
+	if (q) {
+		q->flags |= flags;
+		return q;
+	}
+	if ((f->n_tab + 1) * 2 > f->cap_tab && tab_grow(f))
+		return NULL;
+	for (h = hash_id(id, f->cap_tab); f->tab[h].flags; h = (h + 1) & (f->cap_tab - 1))
+		;
+	q = &f->tab[h];
+	memset(q, 0, sizeof(*q));
+	q->id = id;
+	q->flags = flags;
+	f->n_tab++;
+	return q;
+}
+
+/* ---- recording during the walk ---- */
+
+static struct fsck_quota *quota_state(struct fsck_ctx *ctx)
+{
+	if (!(ctx->fs->features & F2FS_FEATURE_QUOTA_INO))
+		return NULL;
+	if (!ctx->quota) {
+		ctx->quota = calloc(1, sizeof(*ctx->quota));
+		if (!ctx->quota)
+			return NULL;
+		for (int t = 0; t < F2FS_MAX_QUOTAS; t++)
+			ctx->quota->f[t].ino = le32_to_cpu(ctx->fs->sb.qf_ino[t]);
+	}
+	return ctx->quota->err ? NULL : ctx->quota;
+}
+
+/* The project id the kernel reads from the inode (0 when none fits). */
+static uint32_t inode_projid(const struct fsck_ctx *ctx, const struct f2fs_inode *ri)
+{
+	size_t need = offsetof(struct f2fs_inode, i_projid) + sizeof(ri->i_projid) -
+		      offsetof(struct f2fs_inode, i_addr);
+
+	if (!(ctx->fs->features & F2FS_FEATURE_PRJQUOTA) || !(ri->i_inline & F2FS_EXTRA_ATTR) ||
+	    le16_to_cpu(ri->i_extra_isize) < need)
+		return 0;
+	return le32_to_cpu(ri->i_projid);
+}
+
+static void charge_of(const struct fsck_ctx *ctx, const struct f2fs_inode *ri, uint64_t blocks,
+		      struct qcharge *c)
+{
+	c->ids[0] = le32_to_cpu(ri->i_uid);
+	c->ids[1] = le32_to_cpu(ri->i_gid);
+	c->ids[2] = inode_projid(ctx, ri);
+	c->blocks = blocks;
+}
+
+/* Add (sign 1) or take back (sign -1) one inode's charge. */
+static void apply_charge(struct fsck_quota *q, const struct qcharge *c, int sign)
+{
+	uint64_t space = c->blocks ? (c->blocks - 1) * F2FS_BLKSIZE : 0;
+
+	for (int t = 0; t < F2FS_MAX_QUOTAS; t++) {
+		struct qid *e;
+
+		if (!q->f[t].ino)
+			continue;
+		e = tab_get(&q->f[t], c->ids[t], QID_USED);
+		if (!e) {
+			q->err = -ENOMEM;
+			return;
+		}
+		e->inodes += (uint64_t)(int64_t)sign;
+		e->space += sign > 0 ? space : -space;
+	}
+}
+
+void fsck_quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_inode *ri,
+		       uint64_t blocks)
+{
+	struct fsck_quota *q = quota_state(ctx);
+	struct qcharge c;
+
+	if (!q)
+		return;
+	charge_of(ctx, ri, blocks, &c);
+	apply_charge(q, &c, 1);
+	ctx->ni[ino].flags |= FSCK_NI_QCHARGED;
+}
+
+void fsck_quota_note_inode(struct fsck_ctx *ctx, int type, const struct fsck_file *file,
+			   uint32_t inode_addr)
+{
+	struct fsck_quota *q = quota_state(ctx);
+
+	if (!q || type < 0 || type >= F2FS_MAX_QUOTAS)
+		return;
+	q->f[type].walked = S_ISREG(file->mode);
+	q->f[type].inode_addr = inode_addr;
+	q->f[type].addrs_per_inode = file->addrs_per_inode;
+	q->f[type].counted = file->counted;
+}
+
+void fsck_quota_note_block(struct fsck_ctx *ctx, int type, uint64_t fofs, uint32_t addr,
+			   uint32_t owner, uint32_t ofs_in_node)
+{
+	struct fsck_quota *q = quota_state(ctx);
+	struct qfile *f;
+
+	if (!q || type < 0 || type >= F2FS_MAX_QUOTAS)
+		return;
+	f = &q->f[type];
+	if (f->n_blk == f->cap_blk) {
+		uint32_t cap = f->cap_blk ? f->cap_blk * 2 : 16;
+		void *p = realloc(f->blk, (size_t)cap * sizeof(*f->blk));
+
+		if (!p) {
+			q->err = -ENOMEM;
+			return;
+		}
+		f->blk = p;
+		f->cap_blk = cap;
+	}
+	f->blk[f->n_blk++] = (struct qblk){ .fofs = fofs, .addr = addr, .owner = owner,
+					    .ofs = (uint16_t)ofs_in_node };
+}
+
+/* ---- reading the file ---- */
+
+static int cmp_blk(const void *a, const void *b)
+{
+	const struct qblk *x = a, *y = b;
+
+	return x->fofs < y->fofs ? -1 : x->fofs > y->fofs;
+}
+
+static int find_blk(const struct qfile *f, uint64_t fofs)
+{
+	uint32_t lo = 0, hi = f->n_blk;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (f->blk[mid].fofs == fofs)
+			return (int)mid;
+		if (f->blk[mid].fofs < fofs)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* 1 KiB block b of the file (zeros in a hole), or NULL on a read error. */
+static const uint8_t *qblock(struct fsck_ctx *ctx, struct qfile *f, uint32_t b)
+{
+	int i = find_blk(f, b / QT_PER_BLK);
+
+	if (i < 0)
+		return zero_blk;
+	if (!f->cache[i]) {
+		uint8_t *buf = malloc(F2FS_BLKSIZE);
+
+		if (!buf || f2fs_dev_read(ctx->fs->dev, f->blk[i].addr, 1, buf)) {
+			free(buf);
+			return NULL;
+		}
+		f->cache[i] = buf;
+	}
+	return f->cache[i] + (size_t)(b % QT_PER_BLK) * QT_BLKSIZE;
+}
+
+static void broken(struct fsck_ctx *ctx, int t, struct qfile *f, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void broken(struct fsck_ctx *ctx, int t, struct qfile *f, const char *fmt, ...)
+{
+	char msg[160], full[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(full, sizeof(full), "%s quota: %s", quota_name[t], msg);
+	f->broken = true;
+	fsck_report(ctx, PR_QUOTA_FILE, FSCK_OBJ(.ino = f->ino, .idx = (uint64_t)t, .str = full));
+}
+
+static bool entry_unused(const uint8_t *e)
+{
+	for (uint32_t i = 0; i < QT_ENTRY_SIZE; i++)
+		if (e[i])
+			return false;
+	return true;
+}
+
+static int read_entry(struct qfile *f, const uint8_t *e, uint32_t leaf, bool *dup)
+{
+	uint32_t id = get32(e);
+	struct qid *q = tab_get(f, id, 0);
+
+	if (!q)
+		return -ENOMEM;
+	if (q->flags & QID_ENTRY) {
+		*dup = true;
+		return 0;
+	}
+	q->flags |= QID_ENTRY;
+	q->leaf = leaf;
+	q->ihard = get64(e + 8);
+	q->isoft = get64(e + 16);
+	q->cur_inodes = get64(e + 24);
+	q->bhard = get64(e + 32);
+	q->bsoft = get64(e + 40);
+	q->cur_space = get64(e + 48);
+	q->btime = get64(e + 56);
+	q->itime = get64(e + 64);
+	return 0;
+}
+
+static int parse_leaf(struct fsck_ctx *ctx, int t, struct qfile *f, uint32_t b)
+{
+	const uint8_t *blk = qblock(ctx, f, b);
+	uint32_t used = 0;
+	bool dup = false;
+
+	if (!blk)
+		return -EIO;
+	for (uint32_t i = 0; i < QT_PER_LEAF; i++) {
+		const uint8_t *e = blk + QT_LEAF_HDR + i * QT_ENTRY_SIZE;
+		int err;
+
+		if (entry_unused(e))
+			continue;
+		used++;
+		err = read_entry(f, e, b, &dup);
+		if (err)
+			return err;
+		if (dup)
+			broken(ctx, t, f, "id %u has a second entry in block %u", get32(e), b);
+		dup = false;
+	}
+	if (get16(blk + 8) != used)
+		broken(ctx, t, f, "leaf block %u counts %u entries, holds %u", b, get16(blk + 8), used);
+	return 0;
+}
+
+/* Walk the tree from the root, each tree block once, parsing each leaf. */
+static int walk_tree(struct fsck_ctx *ctx, int t, struct qfile *f)
+{
+	struct { uint32_t blk; int depth; } *stack;
+	uint32_t n = 0;
+	int err = 0;
+
+	stack = malloc((size_t)f->dqi_blocks * sizeof(*stack));
+	if (!stack)
+		return -ENOMEM;
+	stack[n].blk = QT_TREEOFF;
+	stack[n++].depth = 0;
+	fsck_set(f->tree_seen, 0);
+	fsck_set(f->tree_seen, QT_TREEOFF);
+	while (n && !err) {
+		uint32_t b = stack[--n].blk;
+		int depth = stack[n].depth;
+		const uint8_t *blk = qblock(ctx, f, b);
+
+		if (!blk) {
+			err = -EIO;
+			break;
+		}
+		for (uint32_t i = 0; i < QT_REFS && !err; i++) {
+			uint32_t ref = get32(blk + 4 * i);
+
+			if (!ref)
+				continue;
+			if (ref <= QT_TREEOFF || ref >= f->dqi_blocks) {
+				broken(ctx, t, f, "tree block %u (depth %d) entry %u points to block %u, outside 2..%u",
+				       b, depth, i, ref, f->dqi_blocks - 1);
+				continue;
+			}
+			if (depth == QT_TREEDEPTH - 1) {
+				if (fsck_bit(f->tree_seen, ref))
+					broken(ctx, t, f, "block %u is both a tree block and a leaf", ref);
+				else if (!fsck_bit(f->leaf_seen, ref)) {
+					fsck_set(f->leaf_seen, ref);
+					err = parse_leaf(ctx, t, f, ref);
+				}
+				continue;
+			}
+			if (fsck_bit(f->tree_seen, ref) || fsck_bit(f->leaf_seen, ref)) {
+				broken(ctx, t, f, "tree block %u entry %u points to block %u, already used",
+				       b, i, ref);
+				continue;
+			}
+			fsck_set(f->tree_seen, ref);
+			stack[n].blk = ref;
+			stack[n++].depth = depth + 1;
+		}
+	}
+	free(stack);
+	return err;
+}
+
+/* The leaf the tree leads to for id, 0 if none. */
+static uint32_t lookup_leaf(struct fsck_ctx *ctx, struct qfile *f, uint32_t id)
+{
+	uint32_t b = QT_TREEOFF;
+
+	for (int depth = 0; depth < QT_TREEDEPTH; depth++) {
+		const uint8_t *blk = qblock(ctx, f, b);
+		uint32_t idx = (id >> ((QT_TREEDEPTH - 1 - depth) * 8)) & 0xff;
+
+		if (!blk)
+			return 0;
+		b = get32(blk + 4 * idx);
+		if (b <= QT_TREEOFF || b >= f->dqi_blocks)
+			return 0;
+	}
+	return b;
+}
+
+static bool check_header(struct fsck_ctx *ctx, int t, struct qfile *f)
+{
+	const uint8_t *h = qblock(ctx, f, 0);
+	uint64_t mapped = f->n_blk ? (f->blk[f->n_blk - 1].fofs + 1) * QT_PER_BLK : 0;
+	uint32_t free_blk, free_entry;
+
+	if (!h)
+		return false;
+	if (get32(h) != quota_magic[t] || get32(h + 4) != QT_VERSION) {
+		broken(ctx, t, f, "header magic 0x%08x version %u (expected 0x%08x version %u)",
+		       get32(h), get32(h + 4), quota_magic[t], QT_VERSION);
+		return false;
+	}
+	memcpy(f->info, h + QT_INFO_OFF, sizeof(f->info));
+	f->header_ok = true;
+	f->dqi_blocks = get32(f->info + 12);
+	free_blk = get32(f->info + 16);
+	free_entry = get32(f->info + 20);
+	if (f->dqi_blocks <= QT_TREEOFF || f->dqi_blocks > mapped) {
+		broken(ctx, t, f, "dqi_blocks %u is outside 2..%llu (the blocks the file maps)",
+		       f->dqi_blocks, (unsigned long long)mapped);
+		return false;
+	}
+	if (free_blk >= f->dqi_blocks || free_entry >= f->dqi_blocks)
+		broken(ctx, t, f, "free block list %u / free entry list %u beyond dqi_blocks %u",
+		       free_blk, free_entry, f->dqi_blocks);
+	return true;
+}
+
+static int parse_file(struct fsck_ctx *ctx, int t, struct qfile *f)
+{
+	size_t map;
+	int err;
+
+	qsort(f->blk, f->n_blk, sizeof(*f->blk), cmp_blk);
+	f->cache = calloc(f->n_blk ? f->n_blk : 1, sizeof(*f->cache));
+	if (!f->cache)
+		return -ENOMEM;
+	if (!check_header(ctx, t, f))
+		return 0;
+	map = ((size_t)f->dqi_blocks + 7) / 8;
+	f->tree_seen = calloc(map, 1);
+	f->leaf_seen = calloc(map, 1);
+	if (!f->tree_seen || !f->leaf_seen)
+		return -ENOMEM;
+	err = walk_tree(ctx, t, f);
+	for (uint32_t i = 0; i < f->cap_tab && !err; i++) {
+		const struct qid *q = &f->tab[i];
+
+		if ((q->flags & QID_ENTRY) && lookup_leaf(ctx, f, q->id) != q->leaf)
+			broken(ctx, t, f, "the entry of id %u in block %u is not where its id leads",
+			       q->id, q->leaf);
+	}
+	return err;
+}
+
+/* ---- usage ---- */
+
+static void wrong(struct fsck_ctx *ctx, int t, struct qfile *f, const struct qid *q,
+		  const char *what, uint64_t found, uint64_t expected)
+{
+	char s[96];
+
+	snprintf(s, sizeof(s), "%s id %u: %s", quota_name[t], q->id, what);
+	f->wrong = true;
+	fsck_report(ctx, PR_QUOTA_USAGE, FSCK_OBJ(.ino = f->ino, .idx = (uint64_t)t, .str = s,
+		    .found = found, .expected = expected));
+}
+
+static void compare_usage(struct fsck_ctx *ctx, int t, struct qfile *f)
+{
+	for (uint32_t i = 0; i < f->cap_tab; i++) {
+		const struct qid *q = &f->tab[i];
+
+		if (!q->flags)
+			continue;
+		if ((q->flags & QID_USED) && !(q->flags & QID_ENTRY)) {
+			wrong(ctx, t, f, q, "no entry; curinodes", 0, q->inodes);
+			continue;
+		}
+		if (q->cur_inodes != q->inodes)
+			wrong(ctx, t, f, q, "curinodes", q->cur_inodes, q->inodes);
+		if (q->cur_space != q->space)
+			wrong(ctx, t, f, q, "curspace", q->cur_space, q->space);
+	}
+}
+
+/* ---- the rebuild ---- */
+
+struct qbuild {
+	uint8_t *buf;
+	uint32_t n, cap;	/* 1 KiB blocks */
+	uint32_t limit;
+};
+
+static uint32_t qb_new(struct qbuild *b)
+{
+	if (b->n == b->cap) {
+		uint32_t cap = b->cap * 2;
+		uint8_t *p;
+
+		if (cap > b->limit)
+			cap = b->limit;
+		if (b->n >= cap)
+			return 0;
+		p = realloc(b->buf, (size_t)cap * QT_BLKSIZE);
+		if (!p)
+			return 0;
+		memset(p + (size_t)b->n * QT_BLKSIZE, 0, (size_t)(cap - b->n) * QT_BLKSIZE);
+		b->buf = p;
+		b->cap = cap;
+	}
+	return b->n++;
+}
+
+static uint8_t *qb_blk(struct qbuild *b, uint32_t nr)
+{
+	return b->buf + (size_t)nr * QT_BLKSIZE;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool keep_id(const struct qid *q)
+{
+	return (q->flags & QID_USED) ||
+	       ((q->flags & QID_ENTRY) && (q->ihard || q->isoft || q->bhard || q->bsoft));
+}
+
+static void put_entry(uint8_t *e, const struct qid *q)
+{
+	bool ent = q->flags & QID_ENTRY;
+
+	put32(e, q->id);
+	put64(e + 8, ent ? q->ihard : 0);
+	put64(e + 16, ent ? q->isoft : 0);
+	put64(e + 24, q->inodes);
+	put64(e + 32, ent ? q->bhard : 0);
+	put64(e + 40, ent ? q->bsoft : 0);
+	put64(e + 48, q->space);
+	put64(e + 56, ent ? q->btime : 0);
+	put64(e + 64, ent ? q->itime : 0);
+	if (entry_unused(e))
+		put64(e + 64, 1);	/* as the kernel marks an all-zero entry used */
+}
+
+/* Place the entry of id in leaf (tree blocks made as needed). */
+static int tree_insert(struct qbuild *b, uint32_t id, uint32_t leaf)
+{
+	uint32_t blk = QT_TREEOFF;
+
+	for (int depth = 0; depth < QT_TREEDEPTH; depth++) {
+		uint8_t *ref = qb_blk(b, blk) + 4 * ((id >> ((QT_TREEDEPTH - 1 - depth) * 8)) & 0xff);
+		uint32_t next = get32(ref);
+
+		if (depth == QT_TREEDEPTH - 1) {
+			put32(ref, leaf);
+			return 0;
+		}
+		if (!next) {
+			next = qb_new(b);
+			if (!next)
+				return -EFBIG;
+			put32(qb_blk(b, blk) + 4 * ((id >> ((QT_TREEDEPTH - 1 - depth) * 8)) & 0xff),
+			      next);
+		}
+		blk = next;
+	}
+	return 0;
+}
+
+static void build_header(struct qbuild *b, int t, const struct qfile *f, uint32_t free_entry)
+{
+	uint8_t *h = qb_blk(b, 0), *info = h + QT_INFO_OFF;
+
+	put32(h, quota_magic[t]);
+	put32(h + 4, QT_VERSION);
+	if (f->header_ok) {
+		memcpy(info, f->info, 12);	/* grace times and flags */
+	} else {
+		put32(info, QT_GRACE);
+		put32(info + 4, QT_GRACE);
+		put32(info + 8, 0);
+	}
+	put32(info + 12, b->n);
+	put32(info + 16, 0);
+	put32(info + 20, free_entry);
+}
+
+/* The new file's content in b. */
+static int build_file(int t, const struct qfile *f, struct qbuild *b)
+{
+	uint32_t *ids, n = 0, leaf = 0, in_leaf = 0;
+	int err = 0;
+
+	ids = malloc(((size_t)f->n_tab + 1) * sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < f->cap_tab; i++)
+		if (f->tab[i].flags && keep_id(&f->tab[i]))
+			ids[n++] = f->tab[i].id;
+	qsort(ids, n, sizeof(*ids), cmp_u32);
+	b->cap = 8;
+	b->buf = calloc(b->cap, QT_BLKSIZE);
+	if (!b->buf || qb_new(b) != 0 || qb_new(b) != QT_TREEOFF) {
+		free(ids);
+		return b->buf ? -EFBIG : -ENOMEM;
+	}
+	for (uint32_t i = 0; i < n && !err; i++) {
+		const struct qid *q = tab_find(f, ids[i]);
+		uint8_t *lb;
+
+		if (!leaf || in_leaf == QT_PER_LEAF) {
+			leaf = qb_new(b);
+			in_leaf = 0;
+			if (!leaf) {
+				err = -EFBIG;
+				break;
+			}
+		}
+		lb = qb_blk(b, leaf);
+		put_entry(lb + QT_LEAF_HDR + in_leaf * QT_ENTRY_SIZE, q);
+		put16(lb + 8, (uint16_t)++in_leaf);
+		err = tree_insert(b, ids[i], leaf);
+	}
+	free(ids);
+	if (!err)
+		build_header(b, t, f, leaf && in_leaf < QT_PER_LEAF ? leaf : 0);
+	return err;
+}
+
+/* Where file block k of the quota file can go: an existing block at k,
+ * or a free address slot of the inode. */
+static bool slot_ok(const struct qfile *f, uint64_t k)
+{
+	return find_blk(f, k) >= 0 || k < f->addrs_per_inode;
+}
+
+/* Drop the old block i of the file (beyond the new end). */
+static void drop_block(struct fsck_ctx *ctx, struct qfile *f, const struct qblk *qb)
+{
+	struct f2fs_nat_entry e;
+	struct f2fs_node *n;
+
+	if (!fsck_nat_lookup(ctx, qb->owner, &e))
+		return;
+	n = fsck_fix_node(ctx, qb->owner, le32_to_cpu(e.block_addr), NULL);
+	if (!n)
+		return;
+	if (qb->owner == f->ino) {
+		uint32_t idx = fsck_extra_words(&n->i) + qb->ofs;
+
+		if (idx < DEF_ADDRS_PER_INODE)
+			n->i.i_addr[idx] = 0;
+	} else if (qb->ofs < ADDRS_PER_BLOCK) {
+		n->dn.addr[qb->ofs] = 0;
+	}
+	fsck_fix_unreach(ctx, qb->addr);
+	ctx->st.data_blocks--;
+	f->counted--;
+}
+
+static int write_file(struct fsck_ctx *ctx, struct qfile *f, const struct qbuild *b)
+{
+	uint64_t nblk = ((uint64_t)b->n + QT_PER_BLK - 1) / QT_PER_BLK;
+	struct f2fs_node *inode = fsck_fix_node(ctx, f->ino, f->inode_addr, NULL);
+
+	if (!inode)
+		return ctx->rep->err ? ctx->rep->err : -ENOMEM;
+	if (inode->i.i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
+		return -EFBIG;	/* its address slots hold inline bytes */
+	for (uint64_t k = 0; k < nblk; k++) {
+		uint8_t page[F2FS_BLKSIZE], *dst;
+		size_t len = (size_t)(b->n - k * QT_PER_BLK) * QT_BLKSIZE;
+		int i = find_blk(f, k);
+
+		memset(page, 0, sizeof(page));
+		memcpy(page, b->buf + k * F2FS_BLKSIZE, len < F2FS_BLKSIZE ? len : F2FS_BLKSIZE);
+		if (i >= 0) {
+			dst = fsck_fix_data(ctx, f->blk[i].addr, f->blk[i].owner, f->blk[i].ofs, page);
+		} else {
+			dst = fsck_fix_data_new(ctx, f->ino, (uint16_t)k);
+			if (dst) {
+				ctx->st.data_blocks++;
+				f->counted++;
+			}
+		}
+		if (!dst)
+			return ctx->rep->err ? ctx->rep->err : -ENOMEM;
+		memcpy(dst, page, F2FS_BLKSIZE);
+	}
+	for (uint32_t i = 0; i < f->n_blk; i++)
+		if (f->blk[i].fofs >= nblk)
+			drop_block(ctx, f, &f->blk[i]);
+	inode = fsck_fix_node_peek(ctx, f->ino);
+	inode->i.i_size = cpu_to_le64((uint64_t)b->n * QT_BLKSIZE);
+	inode->i.i_blocks = cpu_to_le64(f->counted);
+	memset(&inode->i.i_ext, 0, sizeof(inode->i.i_ext));
+	return 0;
+}
+
+static int rebuild(struct fsck_ctx *ctx, int t, struct qfile *f)
+{
+	struct qbuild b = { 0 };
+	int err;
+	uint64_t last = f->n_blk ? (f->blk[f->n_blk - 1].fofs + 1) * QT_PER_BLK : 0;
+
+	b.limit = f->addrs_per_inode * QT_PER_BLK;
+	if (last > b.limit)
+		b.limit = last < QT_MAX_BUILD ? (uint32_t)last : QT_MAX_BUILD;
+	err = build_file(t, f, &b);
+	for (uint64_t k = 0; !err && k * QT_PER_BLK < b.n; k++)
+		if (!slot_ok(f, k))
+			err = -EFBIG;
+	if (!err)
+		err = write_file(ctx, f, &b);
+	free(b.buf);
+	if (err == -EFBIG) {
+		fsck_diag(ctx, "the %s quota file does not fit the quota inode's own address slots "
+			  "(or its inode has inline data); it is not rebuilt", quota_name[t]);
+		ctx->quota->unfixed = true;
+		return 0;
+	}
+	return err;
+}
+
+/* ---- the pass ---- */
+
+/* Remember what the inodes with a repair copy were charged. */
+static int snapshot(struct fsck_ctx *ctx, struct fsck_quota *q)
+{
+	const struct fsck_repair *rep = ctx->rep;
+
+	if (!rep || !rep->n_nodes)
+		return 0;
+	q->snap = calloc(rep->n_nodes, sizeof(*q->snap));
+	if (!q->snap)
+		return -ENOMEM;
+	q->n_snap = rep->n_nodes;
+	for (uint32_t i = 0; i < rep->n_nodes; i++) {
+		const struct f2fs_node *n = rep->nodes[i].blk;
+
+		if (n->footer.nid == n->footer.ino)
+			charge_of(ctx, &n->i, le64_to_cpu(n->i.i_blocks), &q->snap[i]);
+	}
+	return 0;
+}
+
+int fsck_pass_quota(struct fsck_ctx *ctx)
+{
+	struct fsck_quota *q = ctx->fs_usable ? quota_state(ctx) : NULL;
+	int err = 0;
+
+	if (!q)
+		return ctx->quota && ctx->quota->err ? ctx->quota->err : 0;
+	for (int t = 0; t < F2FS_MAX_QUOTAS && !err; t++) {
+		struct qfile *f = &q->f[t];
+
+		if (!f->ino || !f->walked)
+			continue;	/* no such quota, or F2FS-4038 said why */
+		err = parse_file(ctx, t, f);
+		if (!err && f->dqi_blocks > QT_TREEOFF)
+			compare_usage(ctx, t, f);
+		fsck_debug(ctx, 1, "%s quota (ino %u): %u file blocks, dqi_blocks %u, %u ids",
+			   quota_name[t], f->ino, f->n_blk, f->dqi_blocks, f->n_tab);
+	}
+	if (!err)
+		err = snapshot(ctx, q);
+	q->checked = !err;
+	return err;
+}
+
+/* An inode's charge before the repair: snapshotted, or (no copy then)
+ * what its block on disk says, which the walk found right. */
+static bool charge_before(struct fsck_ctx *ctx, struct fsck_quota *q, uint32_t i,
+			  struct qcharge *c)
+{
+	const struct fsck_fixnode *fn = &ctx->rep->nodes[i];
+	uint8_t buf[F2FS_BLKSIZE];
+	const struct f2fs_node *old = (const void *)buf;
+
+	if (!(ctx->ni[fn->nid].flags & FSCK_NI_QCHARGED) || !fn->old_addr)
+		return false;
+	if (i < q->n_snap) {
+		*c = q->snap[i];
+		return true;
+	}
+	if (f2fs_dev_read(ctx->fs->dev, fn->old_addr, 1, buf)) {
+		q->err = -EIO;
+		return false;
+	}
+	charge_of(ctx, &old->i, le64_to_cpu(old->i.i_blocks), c);
+	return true;
+}
+
+static bool same_charge(const struct qcharge *a, const struct qcharge *b)
+{
+	return !memcmp(a->ids, b->ids, sizeof(a->ids)) && a->blocks == b->blocks;
+}
+
+/* Fixes made after the check (lost+found: a new directory, new dentry
+ * blocks) change usage: follow the inode copies of the repair. */
+static void follow_repair(struct fsck_ctx *ctx, struct fsck_quota *q)
+{
+	const struct fsck_repair *rep = ctx->rep;
+
+	for (uint32_t i = 0; i < rep->n_nodes; i++) {
+		const struct fsck_fixnode *fn = &rep->nodes[i];
+		const struct f2fs_node *n = fn->blk;
+		struct qcharge before, after;
+		bool had, has;
+
+		if (n->footer.nid != n->footer.ino || le32_to_cpu(n->footer.nid) != fn->nid)
+			continue;
+		if (ctx->ni[fn->nid].flags & FSCK_NI_QUOTA)
+			continue;
+		had = charge_before(ctx, q, i, &before);
+		has = (ctx->ni[fn->nid].flags & FSCK_NI_NODE) &&
+		      ((ctx->ni[fn->nid].flags & FSCK_NI_QCHARGED) || !fn->old_addr);
+		if (has)
+			charge_of(ctx, &n->i, le64_to_cpu(n->i.i_blocks), &after);
+		if (had && has && same_charge(&before, &after))
+			continue;
+		if (!had && !has)
+			continue;
+		if (had)
+			apply_charge(q, &before, -1);
+		if (has)
+			apply_charge(q, &after, 1);
+		for (int t = 0; t < F2FS_MAX_QUOTAS; t++)
+			q->f[t].wrong = true;
+	}
+}
+
+int fsck_quota_rebuild(struct fsck_ctx *ctx)
+{
+	struct fsck_quota *q = ctx->quota;
+	int err = 0;
+
+	if (!q || !q->checked || !ctx->rep)
+		return 0;
+	follow_repair(ctx, q);
+	if (q->err)
+		return q->err;
+	for (int t = 0; t < F2FS_MAX_QUOTAS && !err; t++) {
+		struct qfile *f = &q->f[t];
+
+		if (f->ino && f->walked && (f->broken || f->wrong))
+			err = rebuild(ctx, t, f);
+	}
+	return err;
+}
+
+bool fsck_quota_settled(const struct fsck_ctx *ctx)
+{
+	const struct fsck_quota *q = ctx->quota;
+
+	if (!q || !q->checked || q->err || q->unfixed)
+		return false;
+	for (int t = 0; t < F2FS_MAX_QUOTAS; t++)
+		if (q->f[t].ino && !q->f[t].walked)
+			return false;
+	return true;
+}
+
+void fsck_quota_free(struct fsck_ctx *ctx)
+{
+	struct fsck_quota *q = ctx->quota;
+
+	if (!q)
+		return;
+	for (int t = 0; t < F2FS_MAX_QUOTAS; t++) {
+		struct qfile *f = &q->f[t];
+
+		for (uint32_t i = 0; f->cache && i < f->n_blk; i++)
+			free(f->cache[i]);
+		free(f->cache);
+		free(f->blk);
+		free(f->tab);
+		free(f->tree_seen);
+		free(f->leaf_seen);
+	}
+	free(q->snap);
+	free(q);
+	ctx->quota = NULL;
+}
