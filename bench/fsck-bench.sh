@@ -11,7 +11,7 @@
 #   files-N-sS     N files in N/1000 directories, 1 in 455 deleted, written
 #                  by f2fs-tools' sload.f2fs (N = $BENCH_FILES, default
 #                  650000; building 650k takes about 35 minutes, so start
-#                  with BENCH_FILES=20000), for S = 1 and 128
+#                  with BENCH_FILES=50000), for S = 1 and 128
 # BENCH_BUILD_ONLY=1 only makes the images (run it in the background once).
 # BENCH_SIZES: the -s values of the populated images (default "1 128").
 # Usage: bench/fsck-bench.sh [FSCK] (default: ./fsck/fsck.f2fs of the
@@ -54,9 +54,10 @@ make_files() {
 		done
 		mv "$src.tmp" "$src"
 	fi
+	# an interrupted or failed build leaves no image behind
 	truncate -s 64G "$img.tmp" && "$MKFS" -f -q -s "$s" "$img.tmp" >/dev/null &&
-		"$SLOAD" -f "$src" "$img.tmp" >/dev/null 2>&1
-	mv "$img.tmp" "$img"
+		"$SLOAD" -f "$src" "$img.tmp" >/dev/null 2>&1 &&
+		mv "$img.tmp" "$img" || { rm -f "$img.tmp"; return 1; }
 }
 
 # measure TOOL ARGS... -> "seconds maxrss_kib exit"
@@ -104,7 +105,7 @@ report empty-1t-s128 "$CACHE/empty-1t-s128.img"
 report empty-1t-s1 "$CACHE/empty-1t-s1.img"
 if [ "${BENCH_SKIP_FILES:-0}" != 1 ]; then
 	for s in $SIZES; do
-		make_files "$s"
+		make_files "$s" || { echo "files-$NFILES-s$s: could not build the image"; continue; }
 		report "files-$NFILES-s$s" "$CACHE/files-$NFILES-s$s.img"
 	done
 fi
