@@ -7,15 +7,8 @@
  * owner ino in range, no two nids naming one block; and the reserved
  * entries 0..2.  Records in ctx->nat_addr the blocks NAT entries name.
  * Reachability (leaked nids) and the counters are pass 7's.
- *
- * Last, it announces what the walk and the SSA pass will read (the SIT
- * says which blocks are valid): hot data segments (dentry blocks), the
- * node segments in the order the walk visits them, then the SSA blocks of
- * segments in use, so the device streams them while the walk runs
- * (bounded by half the free memory: a hint, not a cache).
  */
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "f2fs_err.h"
 #include "fsck.h"
@@ -90,64 +83,6 @@ static void report_dups(struct fsck_ctx *ctx, const struct dup_list *dups)
 	}
 }
 
-/* Node blocks closer than this are announced as one run. */
-#define PREFETCH_GAP	16u
-
-static uint64_t prefetch_budget(void)
-{
-	long pages = sysconf(_SC_AVPHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-
-	if (pages <= 0 || psize <= 0)
-		return 1u << 16;	/* 256 MiB */
-	return (uint64_t)pages * (uint64_t)psize / F2FS_BLKSIZE / 2;
-}
-
-static void prefetch_ssa(struct fsck_ctx *ctx)
-{
-	struct f2fs_fs *fs = ctx->fs;
-	uint32_t first = 0, n = 0;
-
-	for (uint32_t segno = 0; segno < ctx->sit.main_segs; segno++) {
-		if (!ctx->sit.segs[segno].valid_blocks)
-			continue;
-		if (n && segno <= first + n + PREFETCH_GAP) {
-			n = segno - first + 1;
-			continue;
-		}
-		if (n)
-			(void)f2fs_dev_readahead(fs->dev, (uint64_t)fs->ssa_blkaddr + first, n);
-		first = segno;
-		n = 1;
-	}
-	if (n)
-		(void)f2fs_dev_readahead(fs->dev, (uint64_t)fs->ssa_blkaddr + first, n);
-}
-
-/* The walk reads a directory's dentry blocks as soon as it reaches its
- * inode, and a read it waits for must not queue behind the whole node
- * area: dentry blocks live in hot data segments, so those are announced
- * first.  Then the node segments, last segment first: the walk checks a
- * batch of directories in ascending address order and pushes their
- * children on a stack, so the children of the highest directory come off
- * first and the walk moves down the node area (measured on sload images:
- * segments 101, 100, ... 5).  Then the SSA blocks. */
-static void prefetch_walk(struct fsck_ctx *ctx)
-{
-	const unsigned int nodes = 1u << CURSEG_HOT_NODE | 1u << CURSEG_WARM_NODE |
-				   1u << CURSEG_COLD_NODE;
-	uint64_t budget = prefetch_budget(), done = 0;
-
-	if (!ctx->sit_loaded)
-		return;
-	(void)f2fs_sit_readahead(ctx->fs, &ctx->sit, 1u << CURSEG_HOT_DATA, 0, PREFETCH_GAP,
-				 budget, &done);
-	budget = done < budget ? budget - done : 0;
-	if (budget)
-		(void)f2fs_sit_readahead(ctx->fs, &ctx->sit, nodes, F2FS_SIT_RA_DESCENDING,
-					 PREFETCH_GAP, budget, NULL);
-	prefetch_ssa(ctx);
-}
-
 int fsck_pass_nat(struct fsck_ctx *ctx)
 {
 	struct fsck_ctx *c = ctx;
@@ -181,7 +116,6 @@ int fsck_pass_nat(struct fsck_ctx *ctx)
 			fsck_progress(ctx, 3, b, c->nat.nat_blocks);
 	}
 	report_dups(ctx, &dups);
-	prefetch_walk(ctx);
 	fsck_progress(ctx, 3, 1, 1);
 	return 0;
 }
