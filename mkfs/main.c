@@ -233,5 +233,6 @@ int main(int argc, char **argv)
 	for (unsigned int i = 0; i < MAX_DEVICES - 1; i++)
 		if (ctx.extra[i])
 			f2fs_dev_close(ctx.extra[i]);
+	mkfs_free_opts(&ctx.o);
 	return rc;
 }

@@ -47,6 +47,8 @@ struct mkfs_opts {
 	const char *file_contexts;	/* --file-contexts (SELinux labels) */
 	const char *extra_dev[MAX_DEVICES - 1];	/* -c, in order */
 	unsigned int n_extra_dev;
+	char *kept[64];			/* argument copies the lists point into */
+	unsigned int n_kept;
 };
 
 /* What mkfs creates, by inode number and address. */
@@ -77,6 +79,7 @@ struct mkfs_ctx {
 int mkfs_parse_args(struct mkfs_ctx *ctx, int argc, char **argv);
 int mkfs_check_features(const struct mkfs_opts *o);
 void mkfs_usage(FILE *f);
+void mkfs_free_opts(struct mkfs_opts *o);
 
 /* probe.c: refusals that need the device, all before any write */
 int mkfs_check_not_mounted(const char *path);

@@ -118,9 +118,30 @@ static int add_features(struct mkfs_opts *o, const char *list)
 	return err;
 }
 
-static int add_extensions(const char *list, const char **arr, unsigned int *n)
+/* A copy of an option argument that lives until mkfs_free_opts(), so the
+ * lists can point into it. */
+static char *keep_copy(struct mkfs_opts *o, const char *s)
 {
-	char *copy = strdup(list), *tok, *save = NULL;
+	char *copy;
+
+	if (o->n_kept >= sizeof(o->kept) / sizeof(o->kept[0]))
+		return NULL;
+	copy = strdup(s);
+	if (copy)
+		o->kept[o->n_kept++] = copy;
+	return copy;
+}
+
+void mkfs_free_opts(struct mkfs_opts *o)
+{
+	while (o->n_kept)
+		free(o->kept[--o->n_kept]);
+}
+
+static int add_extensions(struct mkfs_opts *o, const char *list, const char **arr,
+			  unsigned int *n)
+{
+	char *copy = keep_copy(o, list), *tok, *save = NULL;
 
 	if (!copy)
 		return -ENOMEM;
@@ -134,7 +155,7 @@ static int add_extensions(const char *list, const char **arr, unsigned int *n)
 			mkfs_err("too many extensions (at most %d)", MKFS_MAX_EXT_TOTAL);
 			return -EINVAL;
 		}
-		arr[(*n)++] = tok;	/* copy is kept for the whole run */
+		arr[(*n)++] = tok;
 	}
 	return 0;
 }
@@ -142,7 +163,7 @@ static int add_extensions(const char *list, const char **arr, unsigned int *n)
 /* -c dev[,dev...], repeatable: up to 7 devices after the first. */
 static int add_devices(struct mkfs_opts *o, const char *list)
 {
-	char *copy = strdup(list), *tok, *save = NULL;
+	char *copy = keep_copy(o, list), *tok, *save = NULL;
 
 	if (!copy)
 		return -ENOMEM;
@@ -160,7 +181,7 @@ static int add_devices(struct mkfs_opts *o, const char *list)
 			mkfs_err("too many devices (at most %d with -c)", MAX_DEVICES - 1);
 			return -EINVAL;
 		}
-		o->extra_dev[o->n_extra_dev++] = tok;	/* copy kept for the run */
+		o->extra_dev[o->n_extra_dev++] = tok;
 	}
 	return 0;
 }
@@ -313,9 +334,9 @@ static int handle_option(struct mkfs_ctx *ctx, int c, const char *arg)
 		o->debug = (int)v;
 		return 0;
 	case 'e':
-		return add_extensions(arg, o->cold_ext, &o->n_cold_ext);
+		return add_extensions(o, arg, o->cold_ext, &o->n_cold_ext);
 	case 'E':
-		return add_extensions(arg, o->hot_ext, &o->n_hot_ext);
+		return add_extensions(o, arg, o->hot_ext, &o->n_hot_ext);
 	case 'f':
 		o->force = true;
 		return 0;
