@@ -406,6 +406,16 @@ static int repair(struct fsck_ctx *ctx)
 	return FSCK_EXIT_NONDESTRUCT;
 }
 
+/* The kernel asked for a check (CP_FSCK_FLAG, CP_QUOTA_NEED_FSCK_FLAG): a
+ * repairing run that finds nothing else still writes a checkpoint without
+ * the request, as f2fs-tools does; otherwise the kernel keeps asking (and
+ * keeps quota off). */
+static bool kernel_asked(const struct fsck_ctx *ctx)
+{
+	return ctx->fs_usable && ctx->fs && ctx->fs->cp &&
+	       (ctx->fs->cp_flags & (CP_FSCK_FLAG | CP_QUOTA_NEED_FSCK_FLAG));
+}
+
 static int run_once(const struct fsck_opts *o, bool *ask_again)
 {
 	struct fsck_ctx ctx;
@@ -426,6 +436,8 @@ static int run_once(const struct fsck_opts *o, bool *ask_again)
 	fsck_print_summary(&ctx, code);
 	debug_io(&ctx);
 	if (code == FSCK_EXIT_UNCORRECTED && repairing(o))
+		code = repair(&ctx);
+	else if (code == FSCK_EXIT_OK && repairing(o) && !o->dry_run && kernel_asked(&ctx))
 		code = repair(&ctx);
 	else if (code == FSCK_EXIT_UNCORRECTED && interactive(o))
 		*ask_again = ask_fix();

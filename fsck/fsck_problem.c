@@ -72,7 +72,7 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "nat_bits do not belong to this checkpoint; the kernel ignores them"),
 	P(CP_NAT_BITS_MISMATCH, E, true, FIX_NAT_BITS,
 	  "nat_bits of NAT block {idx}: {str}"),
-	P(CP_QUOTA_NEED_FSCK, I, true, FIX_NONE,
+	P(CP_QUOTA_NEED_FSCK, I, true, FIX_CP_REWRITE,
 	  "the kernel marked quota as needing a check (CP_QUOTA_NEED_FSCK_FLAG)"),
 	P(CP_NOT_UMOUNT, I, true, FIX_NONE,
 	  "the checkpoint is not an unmount checkpoint (unclean shutdown)"),
