@@ -203,6 +203,11 @@ void fsck_print_sb_cp(struct fsck_ctx *ctx);
 #include "fsck_repair.h"
 
 /* ---- helpers shared by passes (fsck_util.c) ---- */
+
+/* Call fn for every nid of every NAT block that holds entries in use
+ * (blocks with nothing but the reserved nids are skipped). */
+typedef void (*fsck_nid_fn)(struct fsck_ctx *ctx, uint32_t nid);
+void fsck_for_each_nat_entry(struct fsck_ctx *ctx, fsck_nid_fn fn);
 static inline bool fsck_bit(const uint8_t *map, uint64_t nr)
 {
 	return (map[nr >> 3] >> (nr & 7)) & 1;

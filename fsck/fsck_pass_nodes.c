@@ -832,40 +832,34 @@ static void fix_links(struct fsck_ctx *ctx, uint32_t ino, uint64_t want)
 		c->i.i_links = cpu_to_le32((uint32_t)want);
 }
 
+static void check_links_of(struct fsck_ctx *ctx, uint32_t nid)
+{
+	const struct fsck_nid_info *ni = &ctx->ni[nid];
+	uint64_t want;
+
+	if (!(ni->flags & FSCK_NI_INODE) || (ni->flags & FSCK_NI_LOST))
+		return;
+	if (ni->flags & FSCK_NI_QUOTA)
+		want = 1;
+	else if (ni->flags & FSCK_NI_DIR)
+		want = 2 + (uint64_t)ni->subdirs;
+	else
+		want = ni->links_found;
+	if (ni->i_links == want)
+		return;
+	if ((ni->flags & FSCK_NI_ORPHAN) && !(ni->flags & FSCK_NI_DIR) && !ni->links_found) {
+		fsck_report(ctx, PR_INODE_ORPHAN_LINKS, FSCK_OBJ(.ino = nid, .found = ni->i_links));
+		want = 0;
+	} else {
+		fsck_report(ctx, PR_INODE_LINKS, FSCK_OBJ(.ino = nid, .found = ni->i_links,
+			    .expected = want));
+	}
+	fix_links(ctx, nid, want);
+}
+
 static void check_links(struct fsck_ctx *ctx)
 {
-	struct f2fs_nat_model *nm = &ctx->nat;
-
-	for (uint32_t b = 0; b < nm->nat_blocks; b++) {
-		uint32_t first = b * (uint32_t)NAT_ENTRY_PER_BLOCK;
-
-		if (nm->block_used[b] <= (b == 0 ? 3u : 0u))
-			continue;
-		for (uint32_t i = 0; i < NAT_ENTRY_PER_BLOCK && first + i < nm->max_nid; i++) {
-			const struct fsck_nid_info *ni = &ctx->ni[first + i];
-			uint64_t want;
-
-			if (!(ni->flags & FSCK_NI_INODE) || (ni->flags & FSCK_NI_LOST))
-				continue;
-			if (ni->flags & FSCK_NI_QUOTA)
-				want = 1;
-			else if (ni->flags & FSCK_NI_DIR)
-				want = 2 + (uint64_t)ni->subdirs;
-			else
-				want = ni->links_found;
-			if (ni->i_links == want)
-				continue;
-			if ((ni->flags & FSCK_NI_ORPHAN) && !(ni->flags & FSCK_NI_DIR) && !ni->links_found) {
-				fsck_report(ctx, PR_INODE_ORPHAN_LINKS, FSCK_OBJ(.ino = first + i,
-					    .found = ni->i_links));
-				want = 0;
-			} else {
-				fsck_report(ctx, PR_INODE_LINKS, FSCK_OBJ(.ino = first + i,
-					    .found = ni->i_links, .expected = want));
-			}
-			fix_links(ctx, first + i, want);
-		}
-	}
+	fsck_for_each_nat_entry(ctx, check_links_of);
 }
 
 static void walk_free(struct fsck_walk *w)

@@ -275,27 +275,21 @@ out:
 	return err;
 }
 
+static void check_leak_of(struct fsck_ctx *ctx, uint32_t nid)
+{
+	const struct f2fs_nat_entry *e = &ctx->nat.ent[nid];
+
+	if (nid < F2FS_RESERVED_NODE_NUM || !le32_to_cpu(e->block_addr) ||
+	    (ctx->ni[nid].flags & FSCK_NI_NODE) ||
+	    !fsck_addr_in_main(ctx, le32_to_cpu(e->block_addr)))
+		return;
+	fsck_report(ctx, PR_NAT_LEAK, FSCK_OBJ(.nid = nid, .ino = le32_to_cpu(e->ino),
+		    .blkaddr = le32_to_cpu(e->block_addr)));
+}
+
 static void check_leaks(struct fsck_ctx *ctx)
 {
-	struct f2fs_nat_model *nm = &ctx->nat;
-
-	for (uint32_t b = 0; b < nm->nat_blocks; b++) {
-		uint32_t first = b * (uint32_t)NAT_ENTRY_PER_BLOCK;
-
-		if (nm->block_used[b] <= (b == 0 ? 3u : 0u))
-			continue;
-		for (uint32_t i = 0; i < NAT_ENTRY_PER_BLOCK && first + i < nm->max_nid; i++) {
-			uint32_t nid = first + i;
-			const struct f2fs_nat_entry *e = &nm->ent[nid];
-
-			if (nid < F2FS_RESERVED_NODE_NUM || !le32_to_cpu(e->block_addr) ||
-			    (ctx->ni[nid].flags & FSCK_NI_NODE) ||
-			    !fsck_addr_in_main(ctx, le32_to_cpu(e->block_addr)))
-				continue;
-			fsck_report(ctx, PR_NAT_LEAK, FSCK_OBJ(.nid = nid, .ino = le32_to_cpu(e->ino),
-				    .blkaddr = le32_to_cpu(e->block_addr)));
-		}
-	}
+	fsck_for_each_nat_entry(ctx, check_leak_of);
 }
 
 int fsck_pass_verify(struct fsck_ctx *ctx)

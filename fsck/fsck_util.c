@@ -65,3 +65,18 @@ int fsck_expect_summary(struct fsck_ctx *ctx, uint32_t blkaddr, uint32_t nid,
 	e->pad = 0;
 	return 0;
 }
+
+void fsck_for_each_nat_entry(struct fsck_ctx *ctx, fsck_nid_fn fn)
+{
+	const struct f2fs_nat_model *nm = &ctx->nat;
+
+	for (uint32_t b = 0; b < nm->nat_blocks; b++) {
+		uint32_t first = b * (uint32_t)NAT_ENTRY_PER_BLOCK;
+
+		/* block 0 always holds nid 0 and the two placeholders */
+		if (nm->block_used[b] <= (b == 0 ? 3u : 0u))
+			continue;
+		for (uint32_t i = 0; i < NAT_ENTRY_PER_BLOCK && first + i < nm->max_nid; i++)
+			fn(ctx, first + i);
+	}
+}
