@@ -166,6 +166,22 @@ enum inj_sum_part {
 int inj_cursum_locate(struct inj_ctx *c, int type, enum inj_sum_part part,
 		      uint32_t entry, uint64_t *blkaddr, uint32_t *offset);
 
+/* A checkpoint journal (NAT in the HOT_DATA summary, SIT in COLD_DATA):
+ * inj_journal_entry() patches its count member, the key of a slot, or
+ * (through set) the entry body after the 4-byte key. */
+struct inj_journal_kind {
+	int curseg;
+	const char *name;		/* "nat" / "sit" */
+	const char *count_mb;		/* "n_nats" / "n_sits" */
+	const char *key_mb;		/* "nid" / "segno" */
+	const char *missing;		/* message when the key is not journalled */
+	size_t entry_size;
+	unsigned int slots;
+};
+typedef int (*inj_entry_setter)(struct inj_ctx *c, uint8_t *body);
+int inj_journal_entry(struct inj_ctx *c, const struct inj_journal_kind *k, int slot,
+		      inj_entry_setter set);
+
 /* ---- checkpoint packs (inject_cp.c, inject_cp_extra.c) ----------------- */
 
 struct inj_cp_pack {

@@ -210,3 +210,33 @@ int inj_cursum_locate(struct inj_ctx *c, int type, enum inj_sum_part part,
 	}
 	return 0;
 }
+
+int inj_journal_entry(struct inj_ctx *c, const struct inj_journal_kind *k, int slot,
+		      inj_entry_setter set)
+{
+	uint8_t blk[F2FS_BLKSIZE];
+	uint64_t addr;
+	uint32_t off;
+	uint8_t *e;
+	int r;
+
+	if (inj_cursum_locate(c, k->curseg, INJ_SUM_JOURNAL, 0, &addr, &off) ||
+	    inj_read_block(c, addr, blk))
+		return -1;
+	if (!strcmp(c->o->mb, k->count_mb)) {
+		inj_where(c, "%s journal (blkaddr 0x%llx)", k->name, (unsigned long long)addr);
+		r = inj_set_uint(c, blk + off, 2, false, k->count_mb);
+	} else {
+		if (slot < 0)
+			return inj_err(slot == -2 ? "--idx is past the %u journal slots" : k->missing,
+				       k->slots);
+		e = blk + off + 2 + (size_t)slot * k->entry_size;
+		inj_where(c, "%s journal slot %d %s %u (blkaddr 0x%llx)", k->name, slot, k->key_mb,
+			  get_le32(e), (unsigned long long)addr);
+		if (!strcmp(c->o->mb, k->key_mb))
+			r = inj_set_uint(c, e, 4, false, k->key_mb);
+		else
+			r = set(c, e + 4);
+	}
+	return r ? -1 : inj_write_block(c, addr, blk);
+}

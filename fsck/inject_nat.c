@@ -43,34 +43,20 @@ static int journal_slot(struct inj_ctx *c)
 	return f2fs_nat_journal_slot(c->fs, c->o->nid);
 }
 
+static int set_journal_body(struct inj_ctx *c, uint8_t *body)
+{
+	return set_entry_member(c, body, sizeof(struct f2fs_nat_entry));
+}
+
 static int inject_journal(struct inj_ctx *c, int slot)
 {
-	uint8_t blk[F2FS_BLKSIZE];
-	uint64_t addr;
-	uint32_t off;
-	uint8_t *e;
-	int r;
+	static const struct inj_journal_kind nat = {
+		CURSEG_HOT_DATA, "nat", "n_nats", "nid",
+		"nid is not in the NAT journal (%u slots)",
+		sizeof(struct nat_journal_entry), NAT_JOURNAL_ENTRIES,
+	};
 
-	if (inj_cursum_locate(c, CURSEG_HOT_DATA, INJ_SUM_JOURNAL, 0, &addr, &off) ||
-	    inj_read_block(c, addr, blk))
-		return -1;
-	if (!strcmp(c->o->mb, "n_nats")) {
-		inj_where(c, "nat journal (blkaddr 0x%llx)", (unsigned long long)addr);
-		r = inj_set_uint(c, blk + off, 2, false, "n_nats");
-	} else {
-		if (slot < 0)
-			return inj_err(slot == -2 ? "--idx is past the %u journal slots" :
-				       "nid is not in the NAT journal (%u slots)",
-				       (unsigned int)NAT_JOURNAL_ENTRIES);
-		e = blk + off + 2 + (size_t)slot * sizeof(struct nat_journal_entry);
-		inj_where(c, "nat journal slot %d nid %u (blkaddr 0x%llx)", slot,
-			  get_le32(e), (unsigned long long)addr);
-		if (!strcmp(c->o->mb, "nid"))
-			r = inj_set_uint(c, e, 4, false, "nid");
-		else
-			r = set_entry_member(c, e + 4, sizeof(struct f2fs_nat_entry));
-	}
-	return r ? -1 : inj_write_block(c, addr, blk);
+	return inj_journal_entry(c, &nat, slot, set_journal_body);
 }
 
 static uint32_t nat_block_addr(const struct f2fs_fs *fs, int pack, uint32_t blkno)

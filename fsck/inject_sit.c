@@ -110,32 +110,13 @@ static int set_entry_member(struct inj_ctx *c, uint8_t *e)
 
 static int inject_journal(struct inj_ctx *c, int slot)
 {
-	uint8_t blk[F2FS_BLKSIZE];
-	uint64_t addr;
-	uint32_t off;
-	uint8_t *e;
-	int r;
+	static const struct inj_journal_kind sit = {
+		CURSEG_COLD_DATA, "sit", "n_sits", "segno",
+		"the segment is not in the SIT journal (%u slots)",
+		sizeof(struct sit_journal_entry), SIT_JOURNAL_ENTRIES,
+	};
 
-	if (inj_cursum_locate(c, CURSEG_COLD_DATA, INJ_SUM_JOURNAL, 0, &addr, &off) ||
-	    inj_read_block(c, addr, blk))
-		return -1;
-	if (!strcmp(c->o->mb, "n_sits")) {
-		inj_where(c, "sit journal (blkaddr 0x%llx)", (unsigned long long)addr);
-		r = inj_set_uint(c, blk + off, 2, false, "n_sits");
-	} else {
-		if (slot < 0)
-			return inj_err(slot == -2 ? "--idx is past the %u journal slots" :
-				       "the segment is not in the SIT journal (%u slots)",
-				       (unsigned int)SIT_JOURNAL_ENTRIES);
-		e = blk + off + 2 + (size_t)slot * sizeof(struct sit_journal_entry);
-		inj_where(c, "sit journal slot %d segno %u (blkaddr 0x%llx)", slot, get_le32(e),
-			  (unsigned long long)addr);
-		if (!strcmp(c->o->mb, "segno"))
-			r = inj_set_uint(c, e, 4, false, "segno");
-		else
-			r = set_entry_member(c, e + 4);
-	}
-	return r ? -1 : inj_write_block(c, addr, blk);
+	return inj_journal_entry(c, &sit, slot, set_entry_member);
 }
 
 static uint32_t sit_block_addr(const struct f2fs_fs *fs, int pack, uint32_t blkno)
