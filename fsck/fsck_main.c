@@ -316,6 +316,15 @@ static int open_and_check(struct fsck_ctx *ctx, bool write)
 		return FSCK_EXIT_ERROR;
 	}
 	ctx->fs_usable = !err;
+	/* The device layer reads one device: checking only the first of a
+	 * multi-device volume would give a verdict on a part of it. */
+	if (ctx->fs_usable && ctx->fs->ndevs > 1 && !ctx->opt.list_only) {
+		fsck_diag(ctx, "%s is the first of %u devices; multi-device volumes are not "
+			  "supported yet (nothing was checked)", ctx->opt.device, ctx->fs->ndevs);
+		f2fs_fs_close(ctx->fs);
+		ctx->fs = NULL;
+		return FSCK_EXIT_ERROR;
+	}
 	if (ctx->opt.list_only) {
 		fsck_print_sb_cp(ctx);
 		err = ctx->fs_usable ? FSCK_EXIT_OK : FSCK_EXIT_UNCORRECTED;
