@@ -2,4 +2,5 @@
 #   bench/fsck-bench.sh [path/to/fsck.f2fs]: ours against f2fs-tools'
 #   fsck.f2fs --dry-run, cold and warm, wall time ratios and peak RSS.
 #   bench/tools-bench.sh [BUILD_DIR]: mkfs and dump.f2fs against f2fs-tools.
-EXTRA_DIST += bench/fsck-bench.sh bench/tools-bench.sh
+#   bench/repair-nat.sh: repair of many leaked nids, batched vs single NAT reads.
+EXTRA_DIST += bench/fsck-bench.sh bench/tools-bench.sh bench/repair-nat.sh bench/README
