@@ -198,26 +198,14 @@ static int check_transfer(const struct f2fs_dev *dev, uint64_t off, uint64_t len
 
 /* ---- plain transfers -------------------------------------------------- */
 
+static int preadv_full(struct f2fs_dev *dev, struct iovec *iov, int cnt, uint64_t off);
+
+/* One buffer: the vectored reader with a single iovec. */
 static int pread_full(struct f2fs_dev *dev, void *buf, size_t len, uint64_t off)
 {
-	uint8_t *p = buf;
+	struct iovec v = { .iov_base = buf, .iov_len = len };
 
-	while (len > 0) {
-		ssize_t n = pread(dev->fd, p, len, (off_t)off);
-
-		dev->stats.read_calls++;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;	/* the file ended early */
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return preadv_full(dev, &v, 1, off);
 }
 
 static int pwrite_full(struct f2fs_dev *dev, const void *buf, size_t len, uint64_t off)

@@ -62,21 +62,6 @@ void mkfs_usage(FILE *f)
 "  sectors       volume size in sectors (default: the whole device)\n");
 }
 
-static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v < min || v > max)
-		return -EINVAL;
-	*out = (uint32_t)v;
-	return 0;
-}
-
 static int parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
@@ -89,6 +74,16 @@ static int parse_u64(const char *s, uint64_t *out)
 	if (errno || *end)
 		return -EINVAL;
 	*out = v;
+	return 0;
+}
+
+static int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+	uint64_t v;
+
+	if (parse_u64(s, &v) || v < min || v > max)
+		return -EINVAL;
+	*out = (uint32_t)v;
 	return 0;
 }
 
