@@ -727,11 +727,12 @@ static void walk_stack(struct fsck_walk *w)
 	uint32_t addrs[FSCK_BATCH];
 
 	while (w->n && !w->err) {
-		uint32_t n = 0, cnt = w->n < FSCK_BATCH ? w->n : FSCK_BATCH;
+		uint32_t n = 0, dirs = 0, cnt = w->n < FSCK_BATCH ? w->n : FSCK_BATCH;
 
-		for (uint32_t i = 0; i < cnt; i++) {
+		for (uint32_t i = 0; i < cnt && dirs < FSCK_BATCH_DIRS; i++) {
 			struct fsck_item it = w->stack[--w->n];
 
+			dirs += it.ftype == F2FS_FT_DIR;
 			if (resolve_item(w, &it))
 				batch[n++] = it;
 			else

@@ -11,6 +11,11 @@
 
 /* Blocks fetched per batched read of inodes, nodes or dentry blocks. */
 #define FSCK_BATCH	256u
+/* Directories per batch of inodes: every child of a checked directory
+ * waits on the stack, so this bounds the stack to about this many
+ * directories' worth of entries (a batch of 256 directories of 1000
+ * files each would queue 256,000 inodes at once). */
+#define FSCK_BATCH_DIRS	8u
 
 enum fsck_item_kind {
 	ITEM_NS,	/* reached through a directory entry (or the root) */
