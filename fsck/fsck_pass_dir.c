@@ -494,6 +494,7 @@ void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
 {
 	struct dir_state s;
 	uint32_t n = w->dent_n, addrs[FSCK_BATCH];
+	const uint8_t *blk[FSCK_BATCH];
 	uint64_t *order = malloc(((size_t)n + 1) * sizeof(*order));
 
 	if (!order) {
@@ -509,9 +510,9 @@ void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
 
 		for (uint32_t i = 0; i < cnt; i++)
 			addrs[i] = (uint32_t)(order[first + i] >> 32);
-		w->err = fsck_read_sorted(w, addrs, cnt, w->dbuf);
+		w->err = fsck_read_sorted(w, addrs, cnt, w->dbuf, blk);
 		for (uint32_t i = 0; i < cnt && !w->err; i++) {
-			const struct f2fs_dentry_block *db = (const void *)(w->dbuf + (size_t)i * F2FS_BLKSIZE);
+			const struct f2fs_dentry_block *db = (const void *)blk[i];
 			uint32_t bidx = (uint32_t)order[first + i];
 			uint32_t k = dent_index(w, addrs[i], bidx);
 			const uint8_t *fixed = fsck_fix_data_peek(w->ctx, addrs[i]);

@@ -53,10 +53,13 @@ int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint32_t parent, uint8_t f
 
 /* ---- batched reads in address order ---- */
 
-/* Read n blocks (addrs sorted ascending) into consecutive buffers. */
-int fsck_read_sorted(struct fsck_walk *w, uint32_t *addrs, uint32_t n, uint8_t *buf)
+/* Read n blocks (addrs sorted ascending); blk[i] receives where block i
+ * is: in the device's mapping, or in buf (n blocks) when it is not mapped. */
+int fsck_read_sorted(struct fsck_walk *w, const uint32_t *addrs, uint32_t n, uint8_t *buf,
+		     const uint8_t **blk)
 {
 	size_t nvec = 0;
+	int err;
 
 	for (uint32_t i = 0; i < n; i++) {
 		if (nvec && w->vec[nvec - 1].blkaddr + w->vec[nvec - 1].nblocks == addrs[i]) {
@@ -68,7 +71,16 @@ int fsck_read_sorted(struct fsck_walk *w, uint32_t *addrs, uint32_t n, uint8_t *
 		w->vec[nvec].buf = buf + (size_t)i * F2FS_BLKSIZE;
 		nvec++;
 	}
-	return f2fs_dev_read_batch(w->ctx->fs->dev, w->vec, nvec);
+	if (w->copy) {
+		err = f2fs_dev_read_batch(w->ctx->fs->dev, w->vec, nvec);
+		for (size_t v = 0; v < nvec; v++)
+			w->vec[v].data = w->vec[v].buf;
+	} else {
+		err = f2fs_dev_read_batch_view(w->ctx->fs->dev, w->vec, nvec);
+	}
+	if (!err)
+		f2fs_dev_view_blocks(w->vec, nvec, blk);
+	return err;
 }
 
 /* ---- block accounting ---- */
@@ -433,6 +445,7 @@ static void walk_level(struct fsck_walk *w, int cur)
 {
 	struct fsck_node_ref *refs = w->lvl[cur];
 	uint32_t n = 0, addrs[FSCK_BATCH];
+	const uint8_t *blk[FSCK_BATCH];
 
 	for (uint32_t i = 0; i < w->lvl_n[cur]; i++)
 		if (resolve_ref(w, &refs[i]))
@@ -443,10 +456,9 @@ static void walk_level(struct fsck_walk *w, int cur)
 
 		for (uint32_t i = 0; i < cnt; i++)
 			addrs[i] = refs[first + i].addr;
-		w->err = fsck_read_sorted(w, addrs, cnt, w->nbuf);
+		w->err = fsck_read_sorted(w, addrs, cnt, w->nbuf, blk);
 		for (uint32_t i = 0; i < cnt && !w->err; i++)
-			visit_node(w, &refs[first + i],
-				   (const struct f2fs_node *)(w->nbuf + (size_t)i * F2FS_BLKSIZE), !cur);
+			visit_node(w, &refs[first + i], (const struct f2fs_node *)blk[i], !cur);
 	}
 	w->lvl_n[cur] = 0;
 }
@@ -680,6 +692,25 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 
 /* ---- the stack loop ---- */
 
+static int cmp_item_ino_desc(const void *a, const void *b)
+{
+	const struct fsck_item *x = a, *y = b;
+
+	return x->ino < y->ino ? 1 : x->ino > y->ino ? -1 : 0;
+}
+
+/* Directory entries come in hash order; the children a batch of
+ * directories pushed are sorted by descending inode number instead, so the
+ * next batches pop them in ascending order.  Inode numbers are handed out
+ * in creation order, and so are node blocks: a batch is then one stretch
+ * of the node area, not 256 blocks scattered over it, and the walk moves
+ * up the node area in the order its blocks were announced. */
+static void sort_children(struct fsck_walk *w, uint32_t first)
+{
+	if (w->n > first + 1)
+		qsort(w->stack + first, w->n - first, sizeof(*w->stack), cmp_item_ino_desc);
+}
+
 static int cmp_item_addr(const void *a, const void *b)
 {
 	const struct fsck_item *x = a, *y = b;
@@ -725,9 +756,10 @@ static void walk_stack(struct fsck_walk *w)
 {
 	struct fsck_item batch[FSCK_BATCH];
 	uint32_t addrs[FSCK_BATCH];
+	const uint8_t *blk[FSCK_BATCH];
 
 	while (w->n && !w->err) {
-		uint32_t n = 0, dirs = 0, cnt = w->n < FSCK_BATCH ? w->n : FSCK_BATCH;
+		uint32_t n = 0, dirs = 0, cnt = w->n < FSCK_BATCH ? w->n : FSCK_BATCH, first;
 
 		for (uint32_t i = 0; i < cnt && dirs < FSCK_BATCH_DIRS; i++) {
 			struct fsck_item it = w->stack[--w->n];
@@ -738,17 +770,20 @@ static void walk_stack(struct fsck_walk *w)
 			else
 				free(it.path);
 		}
+		first = w->n;
 		qsort(batch, n, sizeof(batch[0]), cmp_item_addr);
 		for (uint32_t i = 0; i < n; i++)
 			addrs[i] = batch[i].addr;
 		if (n)
-			w->err = fsck_read_sorted(w, addrs, n, w->ibuf);
+			w->err = fsck_read_sorted(w, addrs, n, w->ibuf, blk);
 		for (uint32_t i = 0; i < n; i++) {
 			if (!w->err)
-				check_inode(w, &batch[i], (const struct f2fs_node *)
-					    (w->ibuf + (size_t)i * F2FS_BLKSIZE));
+				check_inode(w, &batch[i], (const struct f2fs_node *)blk[i]);
 			free(batch[i].path);
 		}
+		sort_children(w, first);
+		/* done with the batch's blocks: unmap them before the next */
+		f2fs_dev_release_views(w->ctx->fs->dev);
 		fsck_progress(w->ctx, 4, w->ctx->st.inodes, le32_to_cpu(w->ctx->fs->cp->valid_inode_count));
 	}
 }

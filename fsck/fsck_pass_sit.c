@@ -94,11 +94,9 @@ static void prefetch_ssa(struct fsck_ctx *ctx)
 /* The walk reads a directory's dentry blocks as soon as it reaches its
  * inode, and a read it waits for must not queue behind the whole node
  * area: dentry blocks live in hot data segments, so those are announced
- * first.  Then the node segments, last segment first: the walk checks a
- * batch of directories in ascending address order and pushes their
- * children on a stack, so the children of the highest directory come off
- * first and the walk moves down the node area (measured on sload images:
- * segments 101, 100, ... 5).  Then the SSA blocks. */
+ * first.  Then the node segments in ascending order, the order the walk
+ * goes (it pops inodes by ascending number, and node blocks are written
+ * roughly in inode number order).  Then the SSA blocks. */
 static void prefetch_walk(struct fsck_ctx *ctx)
 {
 	const unsigned int nodes = 1u << CURSEG_HOT_NODE | 1u << CURSEG_WARM_NODE |
@@ -111,8 +109,7 @@ static void prefetch_walk(struct fsck_ctx *ctx)
 				 budget, &done);
 	budget = done < budget ? budget - done : 0;
 	if (budget)
-		(void)f2fs_sit_readahead(ctx->fs, &ctx->sit, nodes, F2FS_SIT_RA_DESCENDING,
-					 PREFETCH_GAP, budget, NULL);
+		(void)f2fs_sit_readahead(ctx->fs, &ctx->sit, nodes, 0, PREFETCH_GAP, budget, NULL);
 	prefetch_ssa(ctx);
 }
 

@@ -173,8 +173,12 @@ static uint32_t collect_segments(struct fsck_ctx *ctx, uint32_t from, uint32_t *
 
 int fsck_ssa_flush(struct fsck_ctx *ctx)
 {
-	struct fsck_walk w = { .ctx = ctx };
+	/* Copies: the SSA blocks of a flush are scattered over the SSA area,
+	 * and a mapped page brings its whole (large) page cache folio into
+	 * the process. */
+	struct fsck_walk w = { .ctx = ctx, .copy = true };
 	uint32_t segs[FSCK_BATCH], addrs[FSCK_BATCH];
+	const uint8_t *blk[FSCK_BATCH];
 	uint8_t *buf;
 	int err = 0;
 
@@ -190,7 +194,7 @@ int fsck_ssa_flush(struct fsck_ctx *ctx)
 	for (uint32_t i = 0; i < ctx->n_ssa && !err;) {
 		uint32_t next, ns = collect_segments(ctx, i, segs, addrs, &next), si = 0;
 
-		err = ns ? fsck_read_sorted(&w, addrs, ns, buf) : 0;
+		err = ns ? fsck_read_sorted(&w, addrs, ns, buf, blk) : 0;
 		while (i < next && !err) {
 			uint32_t segno = segno_of(ctx, ctx->ssa[i].blkaddr), j = i;
 			const struct f2fs_summary_block *sum;
@@ -202,7 +206,7 @@ int fsck_ssa_flush(struct fsck_ctx *ctx)
 			if (!sum && !skip) {
 				while (si < ns && segs[si] != segno)
 					si++;
-				sum = si < ns ? (const void *)(buf + (size_t)si * F2FS_BLKSIZE) : NULL;
+				sum = si < ns ? (const void *)blk[si] : NULL;
 			}
 			if (sum)
 				check_segment(ctx, segno, sum, &ctx->ssa[i], j - i,

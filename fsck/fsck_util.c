@@ -9,11 +9,11 @@
 #include "f2fs_err.h"
 #include "fsck.h"
 
-/* Expected summary entries kept before a sorted SSA check: 1.5 MiB, and
+/* Expected summary entries kept before a sorted SSA check: 768 KiB, and
  * as much again of sort scratch at a flush.  A flush reads the SSA blocks
  * of the segments its entries fall in, so a smaller queue re-reads some of
  * them (from the page cache); a larger one costs peak memory. */
-#define FSCK_SSA_QUEUE_MAX	(1u << 17)
+#define FSCK_SSA_QUEUE_MAX	(1u << 16)
 
 bool fsck_addr_in_main(const struct fsck_ctx *ctx, uint32_t addr)
 {

@@ -96,13 +96,15 @@ struct fsck_walk {
 	uint32_t xnid, xaddr;		/* its xattr node, when read */
 	struct fsck_file file;
 	int err;			/* first operational error */
+	bool copy;			/* read into the buffers, never map */
 	int qtype;			/* quota type + 1 of the inode walked, 0 if none */
 };
 
 /* fsck_pass_nodes.c */
 int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint32_t parent, uint8_t ftype,
 		   enum fsck_item_kind kind, char *path);
-int fsck_read_sorted(struct fsck_walk *w, uint32_t *addrs, uint32_t n, uint8_t *buf);
+int fsck_read_sorted(struct fsck_walk *w, const uint32_t *addrs, uint32_t n, uint8_t *buf,
+		     const uint8_t **blk);
 uint8_t fsck_mode_to_ftype(uint16_t mode);
 
 /* fsck_inode.c: checks of the inode's own fields; fills w->file.

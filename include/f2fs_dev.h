@@ -42,6 +42,9 @@ struct f2fs_dev {
 	uint64_t size_bytes;	/* device or file size */
 	unsigned int sector_size;	/* logical sector size (512 for files) */
 	uint64_t write_limit;	/* 0: unlimited; else drop writes after this many */
+	const uint8_t *map;	/* read-only mapping of the whole device, or NULL */
+	uint64_t view_lo, view_hi;	/* bytes handed out since the last release */
+	uint64_t view_blocks;
 	struct f2fs_dev_stats stats;
 };
 
@@ -50,6 +53,7 @@ struct f2fs_io_vec {
 	uint64_t blkaddr;	/* in 4 KiB blocks */
 	uint32_t nblocks;
 	void *buf;		/* nblocks * 4096 bytes */
+	const void *data;	/* set by f2fs_dev_read_batch_view(): the blocks */
 };
 
 int f2fs_dev_open(const char *path, const struct f2fs_dev_opts *opts,
@@ -64,6 +68,32 @@ int f2fs_dev_read(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks,
  * adjacent runs are merged into single vectored reads, then each is read. */
 int f2fs_dev_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec,
 			size_t n);
+/* Map the whole device read-only (MAP_SHARED, so it follows the page
+ * cache and this process's own writes).  Afterwards
+ * f2fs_dev_read_batch_view() hands out pointers into the page cache
+ * instead of copying: a checker that reads gigabytes of node blocks spends
+ * most of its time in that copy otherwise.  -errno when the device cannot
+ * be mapped; the caller goes on with copies.  An I/O error while a mapped
+ * page is being read in is a SIGBUS, not an error return: a tool that maps
+ * must handle that signal. */
+int f2fs_dev_map(struct f2fs_dev *dev);
+/* f2fs_dev_read_batch() without the copy when the device is mapped: each
+ * run's data points at its blocks in the mapping (buf is not used and may
+ * be NULL; nothing is read until the blocks are touched, so announce them
+ * first).  Unmapped, it reads into buf and sets data = buf.  The pointers
+ * stay valid until f2fs_dev_close().  Pages looked at through the mapping
+ * count in the process's RSS, so every F2FS_DEV_VIEW_WINDOW blocks handed
+ * out the pages of the earlier views are unmapped again (they stay in the
+ * page cache; touching an old pointer maps its page back). */
+#define F2FS_DEV_VIEW_WINDOW	256u	/* 1 MiB */
+int f2fs_dev_read_batch_view(struct f2fs_dev *dev, struct f2fs_io_vec *vec,
+			     size_t n);
+/* Unmap the pages of the views handed out so far now (a step that is done
+ * with its views calls it, so they do not wait for the next window). */
+void f2fs_dev_release_views(struct f2fs_dev *dev);
+/* After f2fs_dev_read_batch_view(): blk[k] = where the k-th block of the
+ * runs is, counting the runs' blocks in vec order. */
+void f2fs_dev_view_blocks(const struct f2fs_io_vec *vec, size_t n, const uint8_t **blk);
 /* Hint that a range will be read soon (posix_fadvise WILLNEED). */
 int f2fs_dev_readahead(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks);
 

@@ -5,8 +5,9 @@
  * It owns opening regular files and block devices (size, sector size,
  * O_EXCL), block and byte reads and writes with EINTR/short-transfer
  * handling, batched reads (sorted, read ahead, merged into vectored
- * reads across small gaps), the write policy (read-only refuses, dry-run and the write-limit
- * test hook drop), flush points, discard and zero-out, and detecting
+ * reads across small gaps), zero-copy views of blocks through a read-only
+ * mapping of the device, the write policy (read-only refuses, dry-run and
+ * the write-limit test hook drop), flush points, discard and zero-out, and detecting
  * whether a device or image file is mounted.  Nothing here prints.
  */
 #include <dirent.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
@@ -157,6 +159,8 @@ void f2fs_dev_close(struct f2fs_dev *dev)
 {
 	if (!dev)
 		return;
+	if (dev->map)
+		munmap((void *)dev->map, (size_t)dev->size_bytes);
 	if (dev->fd >= 0)
 		close(dev->fd);
 	free(dev->path);
@@ -561,6 +565,112 @@ out:
 	free(iov);
 	free(runs);
 	return err;
+}
+
+/* ---- zero-copy reads through a mapping ---------------------------------- */
+
+/* The kernel maps pages around a faulting one (fault-around, 64 KiB by
+ * default): a release covers that much more on each side of the views. */
+#define VIEW_MARGIN	(256u << 10)
+
+static void note_view(struct f2fs_dev *dev, uint64_t off, uint64_t len)
+{
+	if (!dev->view_blocks || off < dev->view_lo)
+		dev->view_lo = off;
+	if (!dev->view_blocks || off + len > dev->view_hi)
+		dev->view_hi = off + len;
+	dev->view_blocks += len >> F2FS_BLKSIZE_BITS;
+}
+
+/* Unmap the pages of the views so far from this process (MADV_DONTNEED on
+ * a shared file mapping drops page table entries only; the data stays in
+ * the page cache and an old pointer faults its page back in). */
+void f2fs_dev_release_views(struct f2fs_dev *dev)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t lo = dev->view_lo > VIEW_MARGIN ? dev->view_lo - VIEW_MARGIN : 0;
+	uint64_t hi = dev->view_hi + VIEW_MARGIN;
+
+	if (!dev->map || !dev->view_blocks)
+		return;
+	lo &= ~(page - 1);
+	if (hi > dev->size_bytes)
+		hi = dev->size_bytes;
+	if (hi > lo)
+		(void)madvise((void *)(dev->map + lo), (size_t)(hi - lo), MADV_DONTNEED);
+	dev->view_blocks = 0;
+}
+
+int f2fs_dev_map(struct f2fs_dev *dev)
+{
+	void *p;
+
+	if (dev->map)
+		return 0;
+	if (dev->size_bytes == 0 || dev->size_bytes > SIZE_MAX)
+		return -EINVAL;
+	p = mmap(NULL, (size_t)dev->size_bytes, PROT_READ, MAP_SHARED, dev->fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	dev->map = p;
+	return 0;
+}
+
+/* Runs shorter than this are copied even from a mapped device: touching a
+ * mapped page makes the kernel map its resident neighbours too (fault-
+ * around, 16 pages), so scattered single blocks would pull ~16 times their
+ * size into the process; a copy of a few blocks costs about a fault. */
+#define VIEW_MIN_RUN	64u
+
+int f2fs_dev_read_batch_view(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n)
+{
+	struct f2fs_io_vec *copy;
+	size_t ncopy = 0;
+	int err = 0;
+
+	if (n && !vec)
+		return -EINVAL;
+	if (!dev->map) {
+		err = f2fs_dev_read_batch(dev, vec, n);
+		for (size_t i = 0; i < n; i++)
+			vec[i].data = err ? NULL : vec[i].buf;
+		return err;
+	}
+	if (dev->view_blocks >= F2FS_DEV_VIEW_WINDOW)
+		f2fs_dev_release_views(dev);
+	copy = malloc((n ? n : 1) * sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && !err; i++) {
+		uint64_t off, len;
+
+		err = block_range(vec[i].blkaddr, vec[i].nblocks, &off, &len);
+		if (err == 0)
+			err = check_transfer(dev, off, len, -EIO);
+		if (err < 0 || vec[i].nblocks == 0)
+			continue;
+		if (vec[i].buf && vec[i].nblocks < VIEW_MIN_RUN) {
+			vec[i].data = vec[i].buf;
+			copy[ncopy++] = vec[i];
+			continue;
+		}
+		vec[i].data = dev->map + off;
+		dev->stats.read_blocks += vec[i].nblocks;
+		note_view(dev, off, len);
+	}
+	if (!err)
+		err = f2fs_dev_read_batch(dev, copy, ncopy);
+	free(copy);
+	return err;
+}
+
+void f2fs_dev_view_blocks(const struct f2fs_io_vec *vec, size_t n, const uint8_t **blk)
+{
+	size_t k = 0;
+
+	for (size_t v = 0; v < n; v++)
+		for (uint32_t j = 0; j < vec[v].nblocks; j++)
+			blk[k++] = (const uint8_t *)vec[v].data + ((size_t)j << F2FS_BLKSIZE_BITS);
 }
 
 /* ---- discard and zero-out --------------------------------------------- */

@@ -436,16 +436,19 @@ static int read_and_install(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
 			    const uint32_t *blocks, uint32_t n)
 {
 	uint32_t batch = n < NAT_LOAD_BATCH ? n : NAT_LOAD_BATCH;
-	uint8_t *buf;
+	uint8_t *buf = NULL;
+	const uint8_t **blk;
 	struct f2fs_io_vec *vec;
 	int err = 0;
 
 	if (n == 0)
 		return 0;
 	readahead_blocks(fs, nm, blocks, n);
-	buf = malloc((size_t)batch * F2FS_BLKSIZE);
+	if (!fs->dev->map)	/* a mapped device hands out its pages */
+		buf = malloc((size_t)batch * F2FS_BLKSIZE);
 	vec = calloc(batch, sizeof(*vec));
-	if (!buf || !vec) {
+	blk = calloc(batch, sizeof(*blk));
+	if ((!buf && !fs->dev->map) || !vec || !blk) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -453,11 +456,16 @@ static int read_and_install(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
 		uint32_t cnt = n - first < batch ? n - first : batch;
 		size_t nvec = build_nat_runs(fs, nm, blocks + first, cnt, buf, vec);
 
-		err = f2fs_dev_read_batch(fs->dev, vec, nvec);
-		for (uint32_t i = 0; i < cnt && !err; i++)
-			install_block(nm, blocks[first + i], buf + (size_t)i * F2FS_BLKSIZE);
+		err = f2fs_dev_read_batch_view(fs->dev, vec, nvec);
+		if (err)
+			break;
+		f2fs_dev_view_blocks(vec, nvec, blk);
+		for (uint32_t i = 0; i < cnt; i++)
+			install_block(nm, blocks[first + i], blk[i]);
 	}
 out:
+	f2fs_dev_release_views(fs->dev);
+	free(blk);
 	free(buf);
 	free(vec);
 	return err;

@@ -3,7 +3,8 @@
  * byte round trips, reads past the end, batched reads (sorting, merging
  * adjacent runs into one preadv, IOV_MAX splitting, readahead hints),
  * read-only, dry-run, the write-limit hook, flush counting, discard,
- * zero-out, open errors and check_mounted on an unmounted file.
+ * zero-out, open errors, check_mounted on an unmounted file, and views
+ * (f2fs_dev_read_batch_view) with and without a mapping.
  *
  * The file's contents are always checked with plain pread(), not through
  * the layer under test.
@@ -180,9 +181,9 @@ static void test_batch(void)
 	struct f2fs_dev *dev = open_dev(path, true, false);
 	static uint8_t bufs[8][2 * F2FS_BLKSIZE];
 	struct f2fs_io_vec vec[] = {
-		{ 10, 2, bufs[0] }, { 3, 1, bufs[1] }, { 12, 1, bufs[2] },
-		{ 4, 2, bufs[3] }, { 20, 1, bufs[4] }, { 0, 1, bufs[5] },
-		{ 30, 0, NULL }, { 3, 1, bufs[6] },
+		{ 10, 2, bufs[0], NULL }, { 3, 1, bufs[1], NULL }, { 12, 1, bufs[2], NULL },
+		{ 4, 2, bufs[3], NULL }, { 20, 1, bufs[4], NULL }, { 0, 1, bufs[5], NULL },
+		{ 30, 0, NULL, NULL }, { 3, 1, bufs[6], NULL },
 	};
 	size_t n = sizeof(vec) / sizeof(vec[0]);
 	struct f2fs_io_vec keep[sizeof(vec) / sizeof(vec[0])];
@@ -202,7 +203,7 @@ static void test_batch(void)
 	CHECK_EQ_U64(dev->stats.readahead_calls, 1);
 
 	/* A run past the end fails the whole batch before any read. */
-	struct f2fs_io_vec bad[] = { { 1, 1, bufs[0] }, { NBLOCKS - 1, 2, bufs[7] } };
+	struct f2fs_io_vec bad[] = { { 1, 1, bufs[0], NULL }, { NBLOCKS - 1, 2, bufs[7], NULL } };
 	uint64_t calls = dev->stats.read_calls;
 
 	CHECK_EQ_U64(f2fs_dev_read_batch(dev, bad, 2), (uint64_t)-EIO);
@@ -214,6 +215,52 @@ static void test_batch(void)
 	bad[1].buf = NULL;
 	CHECK_EQ_U64(f2fs_dev_read_batch(dev, bad, 2), (uint64_t)-EINVAL);
 	CHECK_EQ_U64(f2fs_dev_read_batch(dev, NULL, 0), 0);
+	f2fs_dev_close(dev);
+}
+
+/* Views: unmapped they are the copies in buf; mapped, long runs point into
+ * the mapping (no read call), short ones are still copied, pointers stay
+ * good after a release and after the layer's own writes, and a run past
+ * the end fails. */
+static void test_view(void)
+{
+	const char *path = make_file("view.img", 128 * F2FS_BLKSIZE);
+	struct f2fs_dev *dev = open_dev(path, false, false);
+	static uint8_t bufs[3][80 * F2FS_BLKSIZE];
+	struct f2fs_io_vec vec[] = { { 2, 1, bufs[0], NULL }, { 20, 80, bufs[1], NULL } };
+	const uint8_t *blk[81];
+	uint8_t block[F2FS_BLKSIZE];
+
+	CHECK_EQ_U64(f2fs_dev_read_batch_view(dev, vec, 2), 0);
+	CHECK(vec[0].data == bufs[0] && vec[1].data == bufs[1]);
+	f2fs_dev_view_blocks(vec, 2, blk);
+	CHECK(block_has_pattern(blk[0], 2) && block_has_pattern(blk[80], 99));
+
+	CHECK_EQ_U64(f2fs_dev_map(dev), 0);
+	memset(bufs, 0, sizeof(bufs));
+	uint64_t calls = dev->stats.read_calls;
+
+	CHECK_EQ_U64(f2fs_dev_read_batch_view(dev, vec, 2), 0);
+	CHECK(vec[0].data == bufs[0]);			/* 1 block: copied */
+	CHECK(vec[1].data == dev->map + 20 * F2FS_BLKSIZE);	/* 80: mapped */
+	CHECK_EQ_U64(dev->stats.read_calls, calls + 1);
+	f2fs_dev_view_blocks(vec, 2, blk);
+	for (uint32_t i = 0; i < 81; i++)
+		CHECK(block_has_pattern(blk[i], i ? 19 + i : 2));
+	f2fs_dev_release_views(dev);
+	CHECK(block_has_pattern(blk[1], 20));		/* faulted back in */
+	/* Mapped views follow the layer's writes (one page cache). */
+	memset(block, 0xA5, sizeof(block));
+	CHECK_EQ_U64(f2fs_dev_write(dev, 21, 1, block), 0);
+	CHECK(all_bytes(blk[2], F2FS_BLKSIZE, 0xA5));
+	/* Without a buffer a short run is mapped too. */
+	struct f2fs_io_vec nobuf = { 5, 1, NULL, NULL };
+
+	CHECK_EQ_U64(f2fs_dev_read_batch_view(dev, &nobuf, 1), 0);
+	CHECK(nobuf.data == dev->map + 5 * F2FS_BLKSIZE);
+	struct f2fs_io_vec bad[] = { { 1, 20, bufs[2], NULL }, { 127, 2, NULL, NULL } };
+
+	CHECK_EQ_U64(f2fs_dev_read_batch_view(dev, bad, 2), (uint64_t)-EIO);
 	f2fs_dev_close(dev);
 }
 
@@ -398,6 +445,7 @@ int main(void)
 	test_read_write();
 	test_batch();
 	test_batch_iov_max();
+	test_view();
 	test_readahead();
 	test_read_only();
 	test_dry_run();
