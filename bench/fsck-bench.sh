@@ -8,10 +8,16 @@
 # default /var/tmp/f2fs-bench):
 #   empty-1t-s128  an empty 1 TiB image, mkfs -s 128
 #   empty-1t-s1    the same with -s 1
-#   files-N-sS     N files in N/1000 directories, 1 in 455 deleted, written
-#                  by f2fs-tools' sload.f2fs (N = $BENCH_FILES, default
-#                  650000; building 650k takes about 35 minutes, so start
-#                  with BENCH_FILES=50000), for S = 1 and 128
+#   files-N-sS     N files in N/1000 directories, 1 in 455 deleted, the
+#                  same tree at -s 1 and -s 128 (N = $BENCH_FILES, default
+#                  650000), formatted by f2fs-tools' mkfs.f2fs and filled
+#                  by BENCH_BUILDER:
+#                    kernel (default): the Linux kernel's F2FS in the QEMU
+#                      guest of tests/kernel (bench/guest-populate.sh;
+#                      about 8 minutes for 650,000 files under TCG);
+#                    sload: f2fs-tools' sload.f2fs from a host tree (well
+#                      over an hour for 650,000 files; images named
+#                      sload-N-sS)
 # BENCH_BUILD_ONLY=1 only makes the images (run it in the background once).
 # BENCH_SIZES: the -s values of the populated images (default "1 128").
 # Usage: bench/fsck-bench.sh [FSCK] (default: ./fsck/fsck.f2fs of the
@@ -25,6 +31,8 @@ CACHE=${BENCH_CACHE:-/var/tmp/f2fs-bench}
 NFILES=${BENCH_FILES:-650000}
 SIZES=${BENCH_SIZES:-1 128}
 RUNS=${BENCH_RUNS:-3}
+BUILDER=${BENCH_BUILDER:-kernel}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$CACHE"
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)"; exit 1; }
 
@@ -37,27 +45,48 @@ make_empty() {
 	truncate -s 1T "$img.tmp" && "$MKFS" -f -q -s "$1" "$img.tmp" >/dev/null && mv "$img.tmp" "$img"
 }
 
-make_files() {
-	local s=$1 img src=$CACHE/src-$NFILES ndirs i d
-	img=$CACHE/files-$NFILES-s$s.img
-	[ -f "$img" ] && return
-	if [ ! -d "$src" ]; then
-		ndirs=$(((NFILES + 999) / 1000))
-		mkdir -p "$src.tmp"
-		for ((d = 0; d < ndirs; d++)); do
-			mkdir -p "$src.tmp/d$d"
-			for ((i = 0; i < 1000 && d * 1000 + i < NFILES; i++)); do
-				# 1 in 455 deleted: never created
-				(((d * 1000 + i) % 455 == 454)) && continue
-				echo "$d/$i" >"$src.tmp/d$d/f$i"
-			done
+# The host tree sload.f2fs copies (every 455th file never created).
+make_src() {
+	local src=$1 ndirs i d
+	[ -d "$src" ] && return
+	ndirs=$(((NFILES + 999) / 1000))
+	mkdir -p "$src.tmp"
+	for ((d = 0; d < ndirs; d++)); do
+		mkdir -p "$src.tmp/d$d"
+		for ((i = 0; i < 1000 && d * 1000 + i < NFILES; i++)); do
+			(((d * 1000 + i) % 455 == 454)) && continue
+			echo "$d/$i" >"$src.tmp/d$d/f$i"
 		done
-		mv "$src.tmp" "$src"
-	fi
+	done
+	mv "$src.tmp" "$src"
+}
+
+# fill_kernel IMG: the kernel creates the tree (and deletes 1 in 455).
+fill_kernel() {
+	local kb=$CACHE/kernel-build
+	mkdir -p "$kb"
+	top_builddir=$kb top_srcdir=$SRC sh "$SRC/tests/kernel/run-guest.sh" -n populate \
+		-d "$kb/populate.run" -m 2G -t 7200 -a "$NFILES" "$SRC/bench/guest-populate.sh" \
+		"files=$1"
+}
+
+make_files() {
+	local s=$1 img
+	img=$(files_img "$s")
+	[ -f "$img" ] && return
 	# an interrupted or failed build leaves no image behind
-	truncate -s 64G "$img.tmp" && "$MKFS" -f -q -s "$s" "$img.tmp" >/dev/null &&
-		"$SLOAD" -f "$src" "$img.tmp" >/dev/null 2>&1 &&
-		mv "$img.tmp" "$img" || { rm -f "$img.tmp"; return 1; }
+	truncate -s 64G "$img.tmp" && "$MKFS" -f -q -s "$s" "$img.tmp" >/dev/null || { rm -f "$img.tmp"; return 1; }
+	if [ "$BUILDER" = sload ]; then
+		make_src "$CACHE/src-$NFILES" &&
+			"$SLOAD" -f "$CACHE/src-$NFILES" "$img.tmp" >/dev/null 2>&1
+	else
+		fill_kernel "$img.tmp"
+	fi && mv "$img.tmp" "$img" || { rm -f "$img.tmp"; return 1; }
+}
+
+files_img() {
+	if [ "$BUILDER" = sload ]; then echo "$CACHE/sload-$NFILES-s$1.img"
+	else echo "$CACHE/files-$NFILES-s$1.img"; fi
 }
 
 # measure TOOL ARGS... -> "seconds maxrss_kib exit"
@@ -106,6 +135,6 @@ report empty-1t-s1 "$CACHE/empty-1t-s1.img"
 if [ "${BENCH_SKIP_FILES:-0}" != 1 ]; then
 	for s in $SIZES; do
 		make_files "$s" || { echo "files-$NFILES-s$s: could not build the image"; continue; }
-		report "files-$NFILES-s$s" "$CACHE/files-$NFILES-s$s.img"
+		report "files-$NFILES-s$s" "$(files_img "$s")"
 	done
 fi
