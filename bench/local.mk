@@ -3,5 +3,5 @@
 #   fsck.f2fs --dry-run, cold and warm, wall time ratios and peak RSS.
 #   bench/tools-bench.sh [BUILD_DIR]: mkfs and dump.f2fs against f2fs-tools.
 #   bench/repair-nat.sh: repair of many leaked nids, batched vs single NAT reads.
-EXTRA_DIST += bench/fsck-bench.sh bench/guest-populate.sh bench/tools-bench.sh \
-	bench/repair-nat.sh bench/README
+EXTRA_DIST += bench/fsck-bench.sh bench/guest-populate.sh bench/io-floor.c \
+	bench/tools-bench.sh bench/repair-nat.sh bench/README

@@ -9,14 +9,15 @@
  * checkpoint's valid_node_count, all valid blocks not above
  * valid_block_count.  The reachability comparison is pass 7's.
  *
- * First it announces the current copies of the SIT and the NAT (the two
- * areas read in full next), so the device streams the NAT while the SIT
- * is checked.  Once the SIT is loaded it announces what the walk and the
- * SSA pass will read (the SIT says which blocks are valid): hot data
- * segments (dentry blocks), the node segments in the order the walk visits
- * them, then the SSA blocks of segments in use, so the device goes on from
- * the NAT to them without a pause (bounded by half the free memory: a
- * hint, not a cache).
+ * First it announces the current copy of the SIT (read in full next).
+ * The current NAT copy and, once the SIT says which blocks are valid,
+ * what the walk and the SSA pass will read (hot data segments with the
+ * dentry blocks, the node segments in the order the walk visits them, the
+ * SSA blocks of segments in use; bounded by half the free memory: a hint,
+ * not a cache) are queued and then issued in that order by the device
+ * layer's background thread: a hint blocks while the device queue is
+ * full, and on a populated volume the hints cover gigabytes, which the
+ * checks can go through while the device reads.
  */
 #include <unistd.h>
 
@@ -55,6 +56,8 @@ static void announce_sit_nat(struct fsck_ctx *ctx)
 	    (uint64_t)fs->nat_bitmap_size * 8 < fs->nat_blocks)
 		return;	/* the loaders report what is wrong */
 	announce_area(fs, fs->sit_blk_cnt, f2fs_current_sit_addr);
+	/* the rest waits for f2fs_dev_issue_readahead() at the pass's end */
+	(void)f2fs_dev_defer_readahead(fs->dev);
 	announce_area(fs, fs->nat_blocks, f2fs_current_nat_addr);
 }
 
@@ -163,15 +166,18 @@ int fsck_pass_sit(struct fsck_ctx *ctx)
 	fsck_progress(ctx, 2, 0, 1);
 	announce_sit_nat(ctx);
 	err = f2fs_sit_load(ctx->fs, &ctx->sit, &bad);
+	if (err == 0) {
+		ctx->sit_loaded = true;
+		prefetch_walk(ctx);
+	}
+	f2fs_dev_issue_readahead(ctx->fs->dev);
 	if (err == -EFSCORRUPTED) {
 		fsck_report(ctx, PR_CP_SANITY, FSCK_OBJ(.str = "the SIT does not fit the superblock geometry"));
 		return 0;
 	}
 	if (err)
 		return err;
-	ctx->sit_loaded = true;
 	check_entries(ctx);
-	prefetch_walk(ctx);
 	fsck_progress(ctx, 2, 1, 1);
 	return 0;
 }

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct f2fs_ra_queue;
+
 struct f2fs_dev_opts {
 	bool read_only;		/* open O_RDONLY; every write fails with -EROFS */
 	bool exclusive;		/* O_EXCL on block devices (refuse if in use) */
@@ -43,6 +45,7 @@ struct f2fs_dev {
 	unsigned int sector_size;	/* logical sector size (512 for files) */
 	uint64_t write_limit;	/* 0: unlimited; else drop writes after this many */
 	const uint8_t *map;	/* read-only mapping of the whole device, or NULL */
+	struct f2fs_ra_queue *ra;	/* deferred hints (f2fs_dev_defer_readahead) */
 	uint64_t view_lo, view_hi;	/* bytes handed out since the last release */
 	uint64_t view_blocks;
 	struct f2fs_dev_stats stats;
@@ -96,6 +99,14 @@ void f2fs_dev_release_views(struct f2fs_dev *dev);
 void f2fs_dev_view_blocks(const struct f2fs_io_vec *vec, size_t n, const uint8_t **blk);
 /* Hint that a range will be read soon (posix_fadvise WILLNEED). */
 int f2fs_dev_readahead(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks);
+/* Queue the hints given from now on instead of issuing them. */
+int f2fs_dev_defer_readahead(struct f2fs_dev *dev);
+/* Issue the queued hints, in order, from a background thread, and return:
+ * a WILLNEED hint blocks while the device queue is full, so a caller that
+ * announces gigabytes would otherwise wait for most of the I/O before its
+ * first read.  Synchronously when no thread can be started.  The thread
+ * touches only the descriptor; f2fs_dev_close() waits for it. */
+void f2fs_dev_issue_readahead(struct f2fs_dev *dev);
 
 /* Write nblocks blocks.  Writes are issued in call order.
  *

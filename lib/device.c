@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,10 +156,13 @@ fail:
 	return err;
 }
 
+static void finish_hints(struct f2fs_dev *dev);
+
 void f2fs_dev_close(struct f2fs_dev *dev)
 {
 	if (!dev)
 		return;
+	finish_hints(dev);
 	if (dev->map)
 		munmap((void *)dev->map, (size_t)dev->size_bytes);
 	if (dev->fd >= 0)
@@ -353,6 +357,94 @@ static int advise_willneed(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 	return 0;
 }
 
+/* ---- deferred hints, issued by a background thread ---------------------- */
+
+struct f2fs_ra_queue {
+	uint64_t (*r)[2];	/* byte offset, length */
+	size_t n, cap;
+	int fd;
+	bool started;		/* no more queueing */
+	bool running;		/* a thread issues them: join it */
+	pthread_t thread;
+};
+
+static void *issue_hints(void *arg)
+{
+	struct f2fs_ra_queue *q = arg;
+
+	for (size_t i = 0; i < q->n; i++) {
+		uint64_t off = q->r[i][0], len = q->r[i][1];
+
+		while (len) {
+			uint64_t piece = len < WILLNEED_CHUNK ? len : WILLNEED_CHUNK;
+
+			if (posix_fadvise(q->fd, (off_t)off, (off_t)piece, POSIX_FADV_WILLNEED))
+				break;
+			off += piece;
+			len -= piece;
+		}
+	}
+	return NULL;
+}
+
+int f2fs_dev_defer_readahead(struct f2fs_dev *dev)
+{
+	if (dev->ra)
+		return 0;
+	dev->ra = calloc(1, sizeof(*dev->ra));
+	if (!dev->ra)
+		return -ENOMEM;
+	dev->ra->fd = dev->fd;
+	return 0;
+}
+
+static bool queue_hint(struct f2fs_dev *dev, uint64_t off, uint64_t len)
+{
+	struct f2fs_ra_queue *q = dev->ra;
+
+	if (!q || q->started)
+		return false;
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 256;
+		void *p = realloc(q->r, cap * sizeof(*q->r));
+
+		if (!p)
+			return false;	/* issued now instead */
+		q->r = p;
+		q->cap = cap;
+	}
+	q->r[q->n][0] = off;
+	q->r[q->n][1] = len;
+	q->n++;
+	dev->stats.readahead_calls++;
+	return true;
+}
+
+void f2fs_dev_issue_readahead(struct f2fs_dev *dev)
+{
+	struct f2fs_ra_queue *q = dev->ra;
+
+	if (!q || q->started)
+		return;
+	q->started = true;
+	q->running = pthread_create(&q->thread, NULL, issue_hints, q) == 0;
+	if (!q->running)
+		issue_hints(q);
+}
+
+static void finish_hints(struct f2fs_dev *dev)
+{
+	struct f2fs_ra_queue *q = dev->ra;
+
+	if (!q)
+		return;
+	if (q->running)
+		pthread_join(q->thread, NULL);
+	free(q->r);
+	free(q);
+	dev->ra = NULL;
+}
+
 int f2fs_dev_readahead(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
 {
 	uint64_t off, len;
@@ -364,6 +456,8 @@ int f2fs_dev_readahead(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
 		return 0;
 	if (len > dev->size_bytes - off)
 		len = dev->size_bytes - off;
+	if (queue_hint(dev, off, len))
+		return 0;
 	return advise_willneed(dev, off, len);
 }
 

@@ -3,7 +3,8 @@
  * byte round trips, reads past the end, batched reads (sorting, merging
  * adjacent runs into one preadv, IOV_MAX splitting, readahead hints),
  * read-only, dry-run, the write-limit hook, flush counting, discard,
- * zero-out, open errors, check_mounted on an unmounted file, and views
+ * zero-out, open errors, check_mounted on an unmounted file, deferred
+ * readahead hints issued by a background thread, and views
  * (f2fs_dev_read_batch_view) with and without a mapping.
  *
  * The file's contents are always checked with plain pread(), not through
@@ -300,6 +301,25 @@ static void test_readahead(void)
 	CHECK_EQ_U64(f2fs_dev_readahead(dev, NBLOCKS + 5, 1), 0);	/* nothing to do */
 	CHECK_EQ_U64(dev->stats.readahead_calls, 2);
 	f2fs_dev_close(dev);
+
+	/* Deferred hints: queued (and counted) until issued by the thread;
+	 * hints after the issue are direct again; close joins the thread.
+	 * Twice, the second time closed without issuing. */
+	for (int round = 0; round < 2; round++) {
+		dev = open_dev(path, true, false);
+		CHECK_EQ_U64(f2fs_dev_defer_readahead(dev), 0);
+		CHECK(dev->ra != NULL);
+		for (uint64_t b = 0; b < NBLOCKS; b += 4)
+			CHECK_EQ_U64(f2fs_dev_readahead(dev, b, 2), 0);
+		CHECK_EQ_U64(dev->stats.readahead_calls, NBLOCKS / 4);
+		if (round == 0) {
+			f2fs_dev_issue_readahead(dev);
+			f2fs_dev_issue_readahead(dev);	/* once only */
+			CHECK_EQ_U64(f2fs_dev_readahead(dev, 0, 1), 0);
+			CHECK_EQ_U64(dev->stats.readahead_calls, NBLOCKS / 4 + 1);
+		}
+		f2fs_dev_close(dev);
+	}
 }
 
 static void test_read_only(void)
