@@ -80,9 +80,15 @@ struct fsck_opts {
 struct fsck_nid_info {
 	uint32_t links_found;	/* dentries naming this inode */
 	uint32_t i_links;
-	uint32_t subdirs;	/* directories among its entries */
 	uint8_t flags;		/* FSCK_NI_* */
 	uint8_t ftype;		/* F2FS_FT_* from i_mode */
+};
+
+/* Subdirectory counts of directories (fsck_subdirs.c). */
+struct fsck_subdir_slot;
+struct fsck_subdir_table {
+	struct fsck_subdir_slot *slots;
+	uint32_t cap, n;
 };
 #define FSCK_NI_NODE	0x01	/* node reached by the walk */
 #define FSCK_NI_INODE	0x02	/* an inode checked by the walk */
@@ -127,6 +133,7 @@ struct fsck_ctx {
 	uint8_t *chain;			/* bit per main block: roll-forward chain */
 	uint8_t *seg_kind;		/* per segment: 1 data seen, 2 node seen, 4 reported */
 	struct fsck_nid_info *ni;	/* max_nid entries */
+	struct fsck_subdir_table subdirs;
 
 	uint32_t *orphans;		/* inos from the orphan blocks */
 	uint32_t n_orphans;
@@ -201,6 +208,12 @@ void fsck_print_sb_cp(struct fsck_ctx *ctx);
 
 /* ---- repair (fsck_fix.c records fixes, fsck_repair.c applies them) ---- */
 #include "fsck_repair.h"
+
+/* ---- fsck_subdirs.c ---- */
+/* Count one more subdirectory of directory ino; -ENOMEM. */
+int fsck_subdirs_add(struct fsck_ctx *ctx, uint32_t ino);
+uint32_t fsck_subdirs(const struct fsck_ctx *ctx, uint32_t ino);
+void fsck_subdirs_free(struct fsck_ctx *ctx);
 
 /* ---- helpers shared by passes (fsck_util.c) ---- */
 

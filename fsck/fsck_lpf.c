@@ -547,8 +547,10 @@ static uint32_t create_lpf(struct lpf_run *lr, int *err)
 	*err = add_entry(lr, F2FS_ROOT_INO, "lost+found", nid, F2FS_FT_DIR);
 	if (*err)
 		return 0;
-	ctx->ni[F2FS_ROOT_INO].subdirs++;
-	root->i.i_links = cpu_to_le32(2 + ctx->ni[F2FS_ROOT_INO].subdirs);
+	*err = fsck_subdirs_add(ctx, F2FS_ROOT_INO);
+	if (*err)
+		return 0;
+	root->i.i_links = cpu_to_le32(2 + fsck_subdirs(ctx, F2FS_ROOT_INO));
 	fsck_diag(ctx, "created /lost+found (ino %u)", nid);
 	return nid;
 }
@@ -627,9 +629,11 @@ static int reconnect(struct lpf_run *lr, uint32_t lpf, uint32_t ino, uint32_t *d
 	n->i.i_namelen = cpu_to_le32((uint32_t)strlen(name));
 	memcpy(n->i.i_name, name, strlen(name));
 	if (is_dir) {
-		n->i.i_links = cpu_to_le32(2 + ni->subdirs);
+		n->i.i_links = cpu_to_le32(2 + fsck_subdirs(ctx, ino));
 		set_dotdot(ctx, ino, n, lpf);
-		ctx->ni[lpf].subdirs++;
+		err = fsck_subdirs_add(ctx, lpf);
+		if (err)
+			return err;
 		(*dirs)++;
 	} else {
 		n->i.i_links = cpu_to_le32(1);
@@ -710,7 +714,7 @@ int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 		struct f2fs_node *n = inode_copy(ctx, lpf);
 
 		if (n)
-			n->i.i_links = cpu_to_le32(2 + ctx->ni[lpf].subdirs);
+			n->i.i_links = cpu_to_le32(2 + fsck_subdirs(ctx, lpf));
 	}
 	if (!err && done)
 		fsck_diag(ctx, "reconnected %u inodes into /lost+found", done);

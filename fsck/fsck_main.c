@@ -206,6 +206,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 	free(ctx->chain);
 	free(ctx->seg_kind);
 	free(ctx->ni);
+	fsck_subdirs_free(ctx);
 	free(ctx->ssa);
 	free(ctx->orphans);
 	f2fs_fs_close(ctx->fs);

@@ -600,8 +600,9 @@ static void check_item(struct fsck_walk *w, const struct fsck_item *it,
 	if (it->kind == ITEM_QUOTA && !S_ISREG(f->mode))
 		fsck_report(ctx, PR_QUOTA_INODE, FSCK_OBJ(.ino = it->ino, .idx = it->idx,
 			    .str = "not a regular file"));
-	if (f->is_dir && it->kind == ITEM_NS && it->parent != it->ino)
-		ctx->ni[it->parent].subdirs++;
+	if (f->is_dir && it->kind == ITEM_NS && it->parent != it->ino &&
+	    fsck_subdirs_add(ctx, it->parent))
+		w->err = -ENOMEM;
 }
 
 static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const struct f2fs_node *n)
@@ -878,7 +879,7 @@ static void check_links_of(struct fsck_ctx *ctx, uint32_t nid)
 	if (ni->flags & FSCK_NI_QUOTA)
 		want = 1;
 	else if (ni->flags & FSCK_NI_DIR)
-		want = 2 + (uint64_t)ni->subdirs;
+		want = 2 + (uint64_t)fsck_subdirs(ctx, nid);
 	else
 		want = ni->links_found;
 	if (ni->i_links == want)
