@@ -10,14 +10,13 @@
  * valid_block_count.  The reachability comparison is pass 7's.
  *
  * First it announces the current copy of the SIT (read in full next).
- * The current NAT copy and, once the SIT says which blocks are valid,
- * what the walk and the SSA pass will read (hot data segments with the
- * dentry blocks, the node segments in the order the walk visits them, the
- * SSA blocks of segments in use; bounded by half the free memory: a hint,
- * not a cache) are queued and then issued in that order by the device
- * layer's background thread: a hint blocks while the device queue is
- * full, and on a populated volume the hints cover gigabytes, which the
- * checks can go through while the device reads.
+ * Then it queues hints for the current NAT copy and, once the SIT says
+ * which blocks are valid, for what the walk and the SSA pass will read
+ * (the SSA blocks of segments in use, hot data segments with the dentry
+ * blocks, the node segments in the order the walk visits them; bounded by
+ * half the free memory: a hint, not a cache).  The device layer issues
+ * them in that order as the reads go, 64 MiB ahead (f2fs_dev.h says why
+ * not all at once).
  */
 #include <unistd.h>
 
@@ -94,12 +93,15 @@ static void prefetch_ssa(struct fsck_ctx *ctx)
 		(void)f2fs_dev_readahead(fs->dev, (uint64_t)fs->ssa_blkaddr + first, n);
 }
 
-/* The walk reads a directory's dentry blocks as soon as it reaches its
- * inode, and a read it waits for must not queue behind the whole node
- * area: dentry blocks live in hot data segments, so those are announced
- * first.  Then the node segments in ascending order, the order the walk
- * goes (it pops inodes by ascending number, and node blocks are written
- * roughly in inode number order).  Then the SSA blocks. */
+/* The order of the hints is the order the device will read: the SSA
+ * blocks of segments in use first (a few per gigabyte, and the walk checks
+ * summaries every 64 Ki blocks it references: a read of them queued behind
+ * the node area would stop the walk until nearly all of it has been read),
+ * then the hot data segments, where dentry blocks live (the walk reads a
+ * directory's blocks as soon as it reaches its inode), then the node
+ * segments in ascending order, the order the walk goes (it pops inodes by
+ * ascending number, and node blocks are written roughly in inode number
+ * order). */
 static void prefetch_walk(struct fsck_ctx *ctx)
 {
 	const unsigned int nodes = 1u << CURSEG_HOT_NODE | 1u << CURSEG_WARM_NODE |
@@ -108,12 +110,12 @@ static void prefetch_walk(struct fsck_ctx *ctx)
 
 	if (!ctx->sit_loaded)
 		return;
+	prefetch_ssa(ctx);
 	(void)f2fs_sit_readahead(ctx->fs, &ctx->sit, 1u << CURSEG_HOT_DATA, 0, PREFETCH_GAP,
 				 budget, &done);
 	budget = done < budget ? budget - done : 0;
 	if (budget)
 		(void)f2fs_sit_readahead(ctx->fs, &ctx->sit, nodes, 0, PREFETCH_GAP, budget, NULL);
-	prefetch_ssa(ctx);
 }
 
 /* Checks one entry; a free segment (count 0, empty map) costs one test. */

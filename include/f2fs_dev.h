@@ -101,11 +101,13 @@ void f2fs_dev_view_blocks(const struct f2fs_io_vec *vec, size_t n, const uint8_t
 int f2fs_dev_readahead(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks);
 /* Queue the hints given from now on instead of issuing them. */
 int f2fs_dev_defer_readahead(struct f2fs_dev *dev);
-/* Issue the queued hints, in order, from a background thread, and return:
- * a WILLNEED hint blocks while the device queue is full, so a caller that
- * announces gigabytes would otherwise wait for most of the I/O before its
- * first read.  Synchronously when no thread can be started.  The thread
- * touches only the descriptor; f2fs_dev_close() waits for it. */
+/* Stop queueing; from now on the queued hints are issued, in order, as
+ * f2fs_dev_read_batch_view() calls read: always 64 MiB ahead of what has
+ * been read.  A WILLNEED hint blocks while the device queue is full, so a
+ * caller that announced gigabytes at once would wait for most of the I/O
+ * before its first check, and a block it needs next would queue behind
+ * all of it; issued as the reads go, the checks run while the device
+ * reads and a read that was not announced does not wait long. */
 void f2fs_dev_issue_readahead(struct f2fs_dev *dev);
 
 /* Write nblocks blocks.  Writes are issued in call order.

@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,13 +155,13 @@ fail:
 	return err;
 }
 
-static void finish_hints(struct f2fs_dev *dev);
+static void free_hints(struct f2fs_dev *dev);
 
 void f2fs_dev_close(struct f2fs_dev *dev)
 {
 	if (!dev)
 		return;
-	finish_hints(dev);
+	free_hints(dev);
 	if (dev->map)
 		munmap((void *)dev->map, (size_t)dev->size_bytes);
 	if (dev->fd >= 0)
@@ -357,45 +356,26 @@ static int advise_willneed(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 	return 0;
 }
 
-/* ---- deferred hints, issued by a background thread ---------------------- */
+/* ---- deferred hints, issued ahead of the reads ----------------------- */
+
+/* How far the issued hints run ahead of what the caller has read. */
+#define PUMP_AHEAD	((uint64_t)64 << 20)
 
 struct f2fs_ra_queue {
 	uint64_t (*r)[2];	/* byte offset, length */
 	size_t n, cap;
-	int fd;
-	bool started;		/* no more queueing */
-	bool running;		/* a thread issues them: join it */
-	pthread_t thread;
+	bool started;		/* no more queueing: issued as the reads go */
+	size_t next;		/* next hint to issue */
+	uint64_t next_done;	/* bytes of hint next already issued */
+	uint64_t issued, consumed;	/* bytes announced, bytes read */
 };
-
-static void *issue_hints(void *arg)
-{
-	struct f2fs_ra_queue *q = arg;
-
-	for (size_t i = 0; i < q->n; i++) {
-		uint64_t off = q->r[i][0], len = q->r[i][1];
-
-		while (len) {
-			uint64_t piece = len < WILLNEED_CHUNK ? len : WILLNEED_CHUNK;
-
-			if (posix_fadvise(q->fd, (off_t)off, (off_t)piece, POSIX_FADV_WILLNEED))
-				break;
-			off += piece;
-			len -= piece;
-		}
-	}
-	return NULL;
-}
 
 int f2fs_dev_defer_readahead(struct f2fs_dev *dev)
 {
 	if (dev->ra)
 		return 0;
 	dev->ra = calloc(1, sizeof(*dev->ra));
-	if (!dev->ra)
-		return -ENOMEM;
-	dev->ra->fd = dev->fd;
-	return 0;
+	return dev->ra ? 0 : -ENOMEM;
 }
 
 static bool queue_hint(struct f2fs_dev *dev, uint64_t off, uint64_t len)
@@ -420,6 +400,31 @@ static bool queue_hint(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 	return true;
 }
 
+/* Note `read` more bytes read, then issue queued hints, in order and in
+ * WILLNEED_CHUNK pieces, until PUMP_AHEAD bytes more than were read have
+ * been announced. */
+static void pump_hints(struct f2fs_dev *dev, uint64_t read)
+{
+	struct f2fs_ra_queue *q = dev->ra;
+
+	if (!q || !q->started)
+		return;
+	q->consumed += read;
+	while (q->next < q->n && q->issued < q->consumed + PUMP_AHEAD) {
+		uint64_t off = q->r[q->next][0] + q->next_done;
+		uint64_t left = q->r[q->next][1] - q->next_done;
+		uint64_t piece = left < WILLNEED_CHUNK ? left : WILLNEED_CHUNK;
+
+		(void)posix_fadvise(dev->fd, (off_t)off, (off_t)piece, POSIX_FADV_WILLNEED);
+		q->issued += piece;
+		q->next_done += piece;
+		if (q->next_done >= q->r[q->next][1]) {
+			q->next++;
+			q->next_done = 0;
+		}
+	}
+}
+
 void f2fs_dev_issue_readahead(struct f2fs_dev *dev)
 {
 	struct f2fs_ra_queue *q = dev->ra;
@@ -427,21 +432,15 @@ void f2fs_dev_issue_readahead(struct f2fs_dev *dev)
 	if (!q || q->started)
 		return;
 	q->started = true;
-	q->running = pthread_create(&q->thread, NULL, issue_hints, q) == 0;
-	if (!q->running)
-		issue_hints(q);
+	pump_hints(dev, 0);
 }
 
-static void finish_hints(struct f2fs_dev *dev)
+static void free_hints(struct f2fs_dev *dev)
 {
-	struct f2fs_ra_queue *q = dev->ra;
-
-	if (!q)
+	if (!dev->ra)
 		return;
-	if (q->running)
-		pthread_join(q->thread, NULL);
-	free(q->r);
-	free(q);
+	free(dev->ra->r);
+	free(dev->ra);
 	dev->ra = NULL;
 }
 
@@ -724,6 +723,13 @@ int f2fs_dev_read_batch_view(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size
 
 	if (n && !vec)
 		return -EINVAL;
+	if (dev->ra) {
+		uint64_t bytes = 0;
+
+		for (size_t i = 0; i < n; i++)
+			bytes += (uint64_t)vec[i].nblocks << F2FS_BLKSIZE_BITS;
+		pump_hints(dev, bytes);
+	}
 	if (!dev->map) {
 		err = f2fs_dev_read_batch(dev, vec, n);
 		for (size_t i = 0; i < n; i++)

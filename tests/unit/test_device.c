@@ -4,7 +4,7 @@
  * adjacent runs into one preadv, IOV_MAX splitting, readahead hints),
  * read-only, dry-run, the write-limit hook, flush counting, discard,
  * zero-out, open errors, check_mounted on an unmounted file, deferred
- * readahead hints issued by a background thread, and views
+ * readahead hints issued ahead of the reads, and views
  * (f2fs_dev_read_batch_view) with and without a mapping.
  *
  * The file's contents are always checked with plain pread(), not through
@@ -302,8 +302,8 @@ static void test_readahead(void)
 	CHECK_EQ_U64(dev->stats.readahead_calls, 2);
 	f2fs_dev_close(dev);
 
-	/* Deferred hints: queued (and counted) until issued by the thread;
-	 * hints after the issue are direct again; close joins the thread.
+	/* Deferred hints: queued (and counted) until issued; then issued as
+	 * views read, ahead of them; hints after the issue are direct again.
 	 * Twice, the second time closed without issuing. */
 	for (int round = 0; round < 2; round++) {
 		dev = open_dev(path, true, false);
@@ -313,8 +313,13 @@ static void test_readahead(void)
 			CHECK_EQ_U64(f2fs_dev_readahead(dev, b, 2), 0);
 		CHECK_EQ_U64(dev->stats.readahead_calls, NBLOCKS / 4);
 		if (round == 0) {
+			static uint8_t buf[F2FS_BLKSIZE];
+			struct f2fs_io_vec v = { 3, 1, buf, NULL };
+
 			f2fs_dev_issue_readahead(dev);
 			f2fs_dev_issue_readahead(dev);	/* once only */
+			CHECK_EQ_U64(f2fs_dev_read_batch_view(dev, &v, 1), 0);
+			CHECK(block_has_pattern(v.data, 3));
 			CHECK_EQ_U64(f2fs_dev_readahead(dev, 0, 1), 0);
 			CHECK_EQ_U64(dev->stats.readahead_calls, NBLOCKS / 4 + 1);
 		}
