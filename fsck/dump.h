@@ -142,6 +142,8 @@ struct dump_ctx {
 	struct dump_opts opt;
 	struct f2fs_fs *fs;
 	int open_err;			/* f2fs_fs_open() result */
+	int members_err;		/* opening devices 1.. of the volume */
+	uint32_t members_failed;	/* the device that could not be opened */
 	struct dump_out out;
 	char errmsg[256];		/* one-line reason when a view fails */
 	/* one-block cache for NAT lookups (dump_node.c) */

@@ -236,14 +236,20 @@ static int run_view(struct dump_ctx *ctx, view_fn fn)
 	return fn(ctx);
 }
 
-/* Views that read the main area need every device of the volume; the
- * device layer reads one device, so multi-device volumes stop here. */
+/* Views that read the main area need every device of the volume (opened
+ * by open_volume from the superblock's device list). */
 static int run_main_view(struct dump_ctx *ctx, view_fn fn)
 {
-	if (!ctx->open_err && ctx->fs->ndevs > 1)
-		return dump_fail(ctx, -EOPNOTSUPP, "%s is the first of %u devices; views of the "
-				 "main area of multi-device volumes are not supported",
-				 ctx->opt.device, ctx->fs->ndevs);
+	if (!ctx->open_err && ctx->members_err) {
+		char path[MAX_PATH_LEN + 1];
+
+		memcpy(path, ctx->fs->sb.devs[ctx->members_failed].path, MAX_PATH_LEN);
+		path[MAX_PATH_LEN] = 0;
+		return dump_fail(ctx, ctx->members_err, "device %u of the volume, %s: %s",
+				 ctx->members_failed, path,
+				 ctx->members_err == -EINVAL ? "smaller than the volume says" :
+				 f2fs_strerror(ctx->members_err));
+	}
 	return run_view(ctx, fn);
 }
 
@@ -291,6 +297,8 @@ static int open_volume(struct dump_ctx *ctx)
 		return dump_fail(ctx, err, "%s: %s", ctx->opt.device, f2fs_strerror(err));
 	}
 	ctx->open_err = err;
+	if (!err)
+		ctx->members_err = f2fs_fs_open_members(ctx->fs, &dev_opts, &ctx->members_failed);
 	dump_report_fallbacks(ctx);
 	return 0;
 }

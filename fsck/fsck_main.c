@@ -344,14 +344,24 @@ static int open_and_check(struct fsck_ctx *ctx, bool write)
 		return FSCK_EXIT_ERROR;
 	}
 	ctx->fs_usable = !err;
-	/* The device layer reads one device: checking only the first of a
-	 * multi-device volume would give a verdict on a part of it. */
+	/* A multi-device volume: the other devices, from the superblock's list. */
 	if (ctx->fs_usable && ctx->fs->ndevs > 1 && !ctx->opt.list_only) {
-		fsck_diag(ctx, "%s is the first of %u devices; multi-device volumes are not "
-			  "supported yet (nothing was checked)", ctx->opt.device, ctx->fs->ndevs);
-		f2fs_fs_close(ctx->fs);
-		ctx->fs = NULL;
-		return FSCK_EXIT_ERROR;
+		uint32_t failed;
+
+		err = f2fs_fs_open_members(ctx->fs, &dopts, &failed);
+		if (err) {
+			char path[MAX_PATH_LEN + 1];
+
+			memcpy(path, ctx->fs->sb.devs[failed].path, MAX_PATH_LEN);
+			path[MAX_PATH_LEN] = 0;
+			fsck_diag(ctx, "device %u of the volume, %s: %s (nothing was checked)", failed,
+				  path, err == -EINVAL ? "smaller than the volume says" :
+				  f2fs_strerror(err));
+			f2fs_fs_close(ctx->fs);
+			ctx->fs = NULL;
+			return FSCK_EXIT_ERROR;
+		}
+		map_device(ctx->fs->dev);	/* the members too */
 	}
 	if (ctx->opt.list_only) {
 		fsck_print_sb_cp(ctx);

@@ -270,9 +270,19 @@ static int open_volume(struct inj_ctx *c)
 	c->open_err = f2fs_fs_open(c->o->device, &dopts, &c->fs);
 	if (!c->fs)
 		return inj_err("cannot open %s: %s", c->o->device, f2fs_strerror(c->open_err));
-	if (c->open_err)
+	if (c->open_err) {
 		inj_dbg(c, 1, "volume does not open cleanly (%s); raw access only",
 			f2fs_strerror(c->open_err));
+	} else {
+		/* a multi-device volume: the others, from the device list */
+		uint32_t failed;
+		int err = f2fs_fs_open_members(c->fs, &dopts, &failed);
+
+		if (err)
+			return inj_err("device %u of the volume: %s", failed,
+				       err == -EINVAL ? "smaller than the volume says" :
+				       f2fs_strerror(err));
+	}
 	return 0;
 }
 

@@ -34,6 +34,13 @@ struct f2fs_dev_stats {
 	uint64_t readahead_calls;
 };
 
+/* A further device of a multi-device volume (f2fs_dev_attach). */
+#define F2FS_DEV_MAX_MEMBERS	7
+struct f2fs_dev_member {
+	struct f2fs_dev *dev;
+	uint64_t start, len;	/* the volume bytes it holds, from its offset 0 */
+};
+
 struct f2fs_dev {
 	int fd;
 	char *path;
@@ -46,6 +53,12 @@ struct f2fs_dev {
 	uint64_t write_limit;	/* 0: unlimited; else drop writes after this many */
 	const uint8_t *map;	/* read-only mapping of the whole device, or NULL */
 	struct f2fs_ra_queue *ra;	/* deferred hints (f2fs_dev_defer_readahead) */
+	/* multi-device volumes: device 0 holds volume bytes [0, own_bytes)
+	 * (its size unless f2fs_dev_set_own_blocks said less), the members
+	 * the rest; requests are routed by lib/devset.c */
+	uint64_t own_bytes;
+	struct f2fs_dev_member members[F2FS_DEV_MAX_MEMBERS];
+	unsigned int nmembers;
 	uint64_t view_lo, view_hi;	/* bytes handed out since the last release */
 	uint64_t view_blocks;
 	struct f2fs_dev_stats stats;
@@ -133,6 +146,20 @@ int f2fs_dev_flush(struct f2fs_dev *dev);
 int f2fs_dev_discard(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks);
 /* Make a range read back as zeroes, without writing data where possible. */
 int f2fs_dev_zeroout(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks);
+
+/* Multi-device volumes.  f2fs_dev_set_own_blocks() says how many blocks
+ * of the volume device 0 holds; f2fs_dev_attach() hands it the next
+ * device (opened by the caller with the same options; closed with dev),
+ * which holds volume blocks [start_blk, start_blk + nblocks) from its own
+ * block 0.  Members come in address order, back to back or with a gap
+ * that nothing may read.  From then on every request on dev addresses the
+ * whole volume: it is cut at device boundaries and each piece goes to the
+ * device holding it; writes are admitted once by dev (dry-run, the
+ * write-limit hook).  -EINVAL for a member out of order, too small, or
+ * one too many. */
+void f2fs_dev_set_own_blocks(struct f2fs_dev *dev, uint64_t nblocks);
+int f2fs_dev_attach(struct f2fs_dev *dev, struct f2fs_dev *member, uint64_t start_blk,
+		    uint64_t nblocks);
 
 /* Test hook: drop (silently succeed) every write request after the n-th
  * performed since open (stats.write_calls); 0 = off. */

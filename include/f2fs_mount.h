@@ -75,6 +75,13 @@ int f2fs_fs_open(const char *path, const struct f2fs_dev_opts *opts,
 		 struct f2fs_fs **out);
 /* Same on an already open device (takes ownership). */
 int f2fs_fs_open_dev(struct f2fs_dev *dev, struct f2fs_fs **out);
+/* A multi-device volume: open devices 1.. by the paths in the superblock's
+ * device list, with opts, and attach them to fs->dev (f2fs_dev_attach),
+ * which then addresses the whole volume.  Nothing to do for one device.
+ * On failure *failed is the index of the device that could not be opened
+ * or is smaller than its stretch of the volume (-EINVAL for that). */
+int f2fs_fs_open_members(struct f2fs_fs *fs, const struct f2fs_dev_opts *opts,
+			 uint32_t *failed);
 void f2fs_fs_close(struct f2fs_fs *fs);
 
 /* Validate a superblock copy as sanity_check_raw_super() does.

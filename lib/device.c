@@ -27,6 +27,7 @@
 #include <linux/falloc.h>
 #include <linux/fs.h>
 
+#include "device_own.h"
 #include "f2fs_dev.h"
 #include "f2fs_fs.h"
 
@@ -148,6 +149,7 @@ int f2fs_dev_open(const char *path, const struct f2fs_dev_opts *opts,
 	err = query_geometry(dev, &st);
 	if (err < 0)
 		goto fail;
+	dev->own_bytes = dev->size_bytes;
 	*out = dev;
 	return 0;
 fail:
@@ -161,6 +163,7 @@ void f2fs_dev_close(struct f2fs_dev *dev)
 {
 	if (!dev)
 		return;
+	f2fs_devset_close(dev);
 	free_hints(dev);
 	if (dev->map)
 		munmap((void *)dev->map, (size_t)dev->size_bytes);
@@ -241,21 +244,45 @@ static uint64_t blocks_covering(uint64_t len)
 	return (len + F2FS_BLKSIZE - 1) >> F2FS_BLKSIZE_BITS;
 }
 
-int f2fs_dev_pread(struct f2fs_dev *dev, uint64_t offset, size_t len, void *buf)
-{
-	int err;
+/* A request's piece on device 0 or on a member (multi-device volumes). */
+struct xfer {
+	struct f2fs_dev *dev0;
+	uint8_t *buf;
+	const uint8_t *cbuf;
+	uint64_t blocks;	/* discard / zero-out: blocks done */
+};
 
-	if (len == 0)
-		return 0;
-	if (!buf)
-		return -EINVAL;
-	err = check_transfer(dev, offset, len, -EIO);
+static int pread_own(struct f2fs_dev *dev, uint64_t offset, size_t len, void *buf)
+{
+	int err = check_transfer(dev, offset, len, -EIO);
+
 	if (err < 0)
 		return err;
 	err = pread_full(dev, buf, len, offset);
 	if (err == 0)
 		dev->stats.read_blocks += blocks_covering(len);
 	return err;
+}
+
+static int pread_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t done, void *arg)
+{
+	struct xfer *x = arg;
+
+	return d ? f2fs_dev_pread(d, local, (size_t)len, x->buf + done) :
+		   pread_own(x->dev0, local, (size_t)len, x->buf + done);
+}
+
+int f2fs_dev_pread(struct f2fs_dev *dev, uint64_t offset, size_t len, void *buf)
+{
+	struct xfer x = { .dev0 = dev, .buf = buf };
+
+	if (len == 0)
+		return 0;
+	if (!buf)
+		return -EINVAL;
+	if (dev->nmembers)
+		return f2fs_devset_split(dev, offset, len, -EIO, pread_piece, &x);
+	return pread_own(dev, offset, len, buf);
 }
 
 int f2fs_dev_read(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks, void *buf)
@@ -286,8 +313,31 @@ static enum write_verdict admit_write(struct f2fs_dev *dev)
 	return WRITE_PERFORM;
 }
 
+static int check_write_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t done,
+			     void *arg)
+{
+	struct xfer *x = arg;
+
+	(void)done;
+	return check_transfer(d ? d : x->dev0, local, len, -ENOSPC);
+}
+
+static int pwrite_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t done, void *arg)
+{
+	struct xfer *x = arg;
+	int err;
+
+	if (d)	/* same options as device 0, no write limit: performs */
+		return f2fs_dev_pwrite(d, local, (size_t)len, x->cbuf + done);
+	err = pwrite_full(x->dev0, x->cbuf + done, (size_t)len, local);
+	if (err == 0)
+		x->dev0->stats.write_blocks += blocks_covering(len);
+	return err;
+}
+
 int f2fs_dev_pwrite(struct f2fs_dev *dev, uint64_t offset, size_t len, const void *buf)
 {
+	struct xfer x = { .dev0 = dev, .cbuf = buf };
 	int err;
 
 	if (dev->read_only)
@@ -296,6 +346,15 @@ int f2fs_dev_pwrite(struct f2fs_dev *dev, uint64_t offset, size_t len, const voi
 		return 0;
 	if (!buf)
 		return -EINVAL;
+	if (dev->nmembers) {
+		/* the whole request is checked and admitted once, then split */
+		err = f2fs_devset_split(dev, offset, len, -ENOSPC, check_write_piece, &x);
+		if (err < 0)
+			return err;
+		if (admit_write(dev) == WRITE_DROP)
+			return 0;
+		return f2fs_devset_split(dev, offset, len, -ENOSPC, pwrite_piece, &x);
+	}
 	err = check_transfer(dev, offset, len, -ENOSPC);
 	if (err < 0)
 		return err;
@@ -323,15 +382,16 @@ int f2fs_dev_write(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks,
 
 int f2fs_dev_flush(struct f2fs_dev *dev)
 {
-	int ret;
+	int ret, err;
 
 	dev->stats.flushes++;
 	if (dev->dry_run || dev->read_only)
 		return 0;
+	err = f2fs_devset_flush(dev);
 	ret = dev->is_blkdev ? fsync(dev->fd) : fdatasync(dev->fd);
 	if (ret < 0 && errno == EINVAL)
 		ret = fsync(dev->fd);	/* a file system without fdatasync */
-	return ret < 0 ? -errno : 0;
+	return ret < 0 ? -errno : err;
 }
 
 /* ---- readahead and batched reads -------------------------------------- */
@@ -444,12 +504,28 @@ static void free_hints(struct f2fs_dev *dev)
 	dev->ra = NULL;
 }
 
+static int readahead_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t done,
+			   void *arg)
+{
+	struct xfer *x = arg;
+
+	(void)done;
+	if (d)
+		return f2fs_dev_readahead(d, local >> F2FS_BLKSIZE_BITS, len >> F2FS_BLKSIZE_BITS);
+	if (queue_hint(x->dev0, local, len))
+		return 0;
+	return advise_willneed(x->dev0, local, len);
+}
+
 int f2fs_dev_readahead(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
 {
+	struct xfer x = { .dev0 = dev };
 	uint64_t off, len;
 
 	if (block_range(blkaddr, nblocks, &off, &len) < 0)
 		return -EINVAL;
+	if (dev->nmembers && len)	/* a hint: the pieces no device holds are dropped */
+		return f2fs_devset_split(dev, off, len, 0, readahead_piece, &x);
 	/* A hint: clip it to the device instead of failing. */
 	if (off >= dev->size_bytes || len == 0)
 		return 0;
@@ -629,6 +705,13 @@ static int read_sorted_runs(struct f2fs_dev *dev, const struct f2fs_io_vec *runs
 
 int f2fs_dev_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n)
 {
+	if (dev->nmembers)
+		return f2fs_devset_read_batch(dev, vec, n, false);
+	return f2fs_dev_read_batch_own(dev, vec, n);
+}
+
+int f2fs_dev_read_batch_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n)
+{
 	size_t iov_max = IOV_MAX;	/* gaps take iovecs too */
 	struct f2fs_io_vec *runs;
 	struct iovec *iov;
@@ -684,6 +767,8 @@ void f2fs_dev_release_views(struct f2fs_dev *dev)
 	uint64_t lo = dev->view_lo > VIEW_MARGIN ? dev->view_lo - VIEW_MARGIN : 0;
 	uint64_t hi = dev->view_hi + VIEW_MARGIN;
 
+	for (unsigned int i = 0; i < dev->nmembers; i++)
+		f2fs_dev_release_views(dev->members[i].dev);
 	if (!dev->map || !dev->view_blocks)
 		return;
 	lo &= ~(page - 1);
@@ -698,6 +783,8 @@ int f2fs_dev_map(struct f2fs_dev *dev)
 {
 	void *p;
 
+	for (unsigned int i = 0; i < dev->nmembers; i++)
+		(void)f2fs_dev_map(dev->members[i].dev);	/* unmapped: copies */
 	if (dev->map)
 		return 0;
 	if (dev->size_bytes == 0 || dev->size_bytes > SIZE_MAX)
@@ -717,6 +804,13 @@ int f2fs_dev_map(struct f2fs_dev *dev)
 
 int f2fs_dev_read_batch_view(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n)
 {
+	if (dev->nmembers)
+		return f2fs_devset_read_batch(dev, vec, n, true);
+	return f2fs_dev_read_batch_view_own(dev, vec, n);
+}
+
+int f2fs_dev_read_batch_view_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n)
+{
 	struct f2fs_io_vec *copy;
 	size_t ncopy = 0;
 	int err = 0;
@@ -731,7 +825,7 @@ int f2fs_dev_read_batch_view(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size
 		pump_hints(dev, bytes);
 	}
 	if (!dev->map) {
-		err = f2fs_dev_read_batch(dev, vec, n);
+		err = f2fs_dev_read_batch_own(dev, vec, n);
 		for (size_t i = 0; i < n; i++)
 			vec[i].data = err ? NULL : vec[i].buf;
 		return err;
@@ -759,7 +853,7 @@ int f2fs_dev_read_batch_view(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size
 		note_view(dev, off, len);
 	}
 	if (!err)
-		err = f2fs_dev_read_batch(dev, copy, ncopy);
+		err = f2fs_dev_read_batch_own(dev, copy, ncopy);
 	free(copy);
 	return err;
 }
@@ -817,16 +911,68 @@ static int blkdev_range_ioctl(struct f2fs_dev *dev, unsigned long request,
 	return is_unsupported(errno) ? -EOPNOTSUPP : -errno;
 }
 
-int f2fs_dev_discard(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
+static int discard_own(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 {
-	uint64_t off, len;
-	int ret = admit_range_op(dev, blkaddr, nblocks, &off, &len);
-
-	if (ret <= 0)
-		return ret;
 	if (dev->is_blkdev)
 		return blkdev_range_ioctl(dev, BLKDISCARD, off, len);
 	return punch_hole(dev, off, len);
+}
+
+static int zeroout_own(struct f2fs_dev *dev, uint64_t off, uint64_t len);
+
+static int discard_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t done, void *arg)
+{
+	struct xfer *x = arg;
+
+	(void)done;
+	return d ? f2fs_dev_discard(d, local >> F2FS_BLKSIZE_BITS, len >> F2FS_BLKSIZE_BITS) :
+		   discard_own(x->dev0, local, len);
+}
+
+static int zeroout_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t done, void *arg)
+{
+	struct xfer *x = arg;
+
+	(void)done;
+	return d ? f2fs_dev_zeroout(d, local >> F2FS_BLKSIZE_BITS, len >> F2FS_BLKSIZE_BITS) :
+		   zeroout_own(x->dev0, local, len);
+}
+
+/* Discard or zero-out on a multi-device volume: checked, admitted once,
+ * then split. */
+static int range_op_routed(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks,
+			   f2fs_devset_piece_fn fn)
+{
+	struct xfer x = { .dev0 = dev };
+	uint64_t off, len;
+	int err;
+
+	if (dev->read_only)
+		return -EROFS;
+	err = block_range(blkaddr, nblocks, &off, &len);
+	if (err < 0)
+		return err;
+	if (len == 0)
+		return 0;
+	err = f2fs_devset_split(dev, off, len, -EINVAL, check_write_piece, &x);
+	if (err < 0)
+		return err == -ENOSPC ? -EINVAL : err;
+	if (admit_write(dev) != WRITE_PERFORM)
+		return 0;
+	return f2fs_devset_split(dev, off, len, -EINVAL, fn, &x);
+}
+
+int f2fs_dev_discard(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
+{
+	uint64_t off, len;
+	int ret;
+
+	if (dev->nmembers)
+		return range_op_routed(dev, blkaddr, nblocks, discard_piece);
+	ret = admit_range_op(dev, blkaddr, nblocks, &off, &len);
+	if (ret <= 0)
+		return ret;
+	return discard_own(dev, off, len);
 }
 
 static int write_zeroes(struct f2fs_dev *dev, uint64_t off, uint64_t len)
@@ -859,13 +1005,10 @@ static int zero_file_range(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 	return punch_hole(dev, off, len);
 }
 
-int f2fs_dev_zeroout(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
+static int zeroout_own(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 {
-	uint64_t off, len;
-	int ret = admit_range_op(dev, blkaddr, nblocks, &off, &len);
+	int ret;
 
-	if (ret <= 0)
-		return ret;
 	if (dev->is_blkdev)
 		ret = blkdev_range_ioctl(dev, BLKZEROOUT, off, len);
 	else
@@ -873,8 +1016,21 @@ int f2fs_dev_zeroout(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
 	if (ret == -EOPNOTSUPP)
 		ret = write_zeroes(dev, off, len);
 	if (ret == 0)
-		dev->stats.write_blocks += nblocks;
+		dev->stats.write_blocks += len >> F2FS_BLKSIZE_BITS;
 	return ret;
+}
+
+int f2fs_dev_zeroout(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
+{
+	uint64_t off, len;
+	int ret;
+
+	if (dev->nmembers)
+		return range_op_routed(dev, blkaddr, nblocks, zeroout_piece);
+	ret = admit_range_op(dev, blkaddr, nblocks, &off, &len);
+	if (ret <= 0)
+		return ret;
+	return zeroout_own(dev, off, len);
 }
 
 /* ---- mount detection -------------------------------------------------- */

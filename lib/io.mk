@@ -1,3 +1,3 @@
 # lib/io.mk: errors, checksums, hash and the device layer.
 lib_libf2fs_a_SOURCES += lib/errors.c lib/crc.c lib/hash.c lib/checksum.c \
-	lib/device.c
+	lib/device.c lib/devset.c lib/device_own.h

@@ -241,3 +241,39 @@ int f2fs_nat_journal_slot(struct f2fs_fs *fs, uint32_t nid)
 			return (int)i;
 	return -1;
 }
+
+int f2fs_fs_open_members(struct f2fs_fs *fs, const struct f2fs_dev_opts *opts, uint32_t *failed)
+{
+	const struct f2fs_super_block *sb = &fs->sb;
+	uint64_t next;
+
+	*failed = 0;
+	if (fs->ndevs <= 1)
+		return 0;
+	next = (uint64_t)le32_to_cpu(sb->segment0_blkaddr) +
+	       (uint64_t)le32_to_cpu(sb->devs[0].total_segments) * BLKS_PER_SEG;
+	f2fs_dev_set_own_blocks(fs->dev, next);
+	if (fs->dev->own_bytes < next * F2FS_BLKSIZE)
+		return -EINVAL;	/* device 0 is smaller than its stretch */
+	for (uint32_t i = 1; i < fs->ndevs; i++) {
+		uint64_t n = (uint64_t)le32_to_cpu(sb->devs[i].total_segments) * BLKS_PER_SEG;
+		char path[MAX_PATH_LEN + 1];
+		struct f2fs_dev *m;
+		int err;
+
+		*failed = i;
+		memcpy(path, sb->devs[i].path, MAX_PATH_LEN);
+		path[MAX_PATH_LEN] = 0;
+		err = f2fs_dev_open(path, opts, &m);
+		if (err)
+			return err;
+		err = f2fs_dev_attach(fs->dev, m, next, n);
+		if (err) {
+			f2fs_dev_close(m);
+			return err;
+		}
+		next += n;
+	}
+	*failed = 0;
+	return 0;
+}

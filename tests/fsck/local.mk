@@ -3,8 +3,8 @@
 # command line and exit codes, clean controls, the table-driven corruption
 # cases (each with f2fs-tools' verdict recorded), their repair (ours,
 # f2fs-tools' and a second repair agree it is done), the repair cut after
-# every write, the kernel mounting repaired images (a power-cut one with its
-# roll-forward chain kept), and man page agreement.
+# every write, multi-device volumes, the kernel mounting repaired images (a
+# power-cut one with its roll-forward chain kept), and man page agreement.
 check_PROGRAMS += tests/fsck/test_problem_table
 tests_fsck_test_problem_table_SOURCES = tests/fsck/test_problem_table.c fsck/fsck_problem.c
 tests_fsck_test_problem_table_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit -I$(top_srcdir)/fsck
@@ -15,6 +15,7 @@ FSCK_TESTS = \
 	tests/fsck/cases.sh \
 	tests/fsck/repair.sh \
 	tests/fsck/writecut.sh \
+	tests/fsck/multidev.sh \
 	tests/fsck/kernel-repair.sh \
 	tests/fsck/manpage.sh
 TESTS += tests/fsck/test_problem_table $(FSCK_TESTS)

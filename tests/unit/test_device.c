@@ -4,7 +4,8 @@
  * adjacent runs into one preadv, IOV_MAX splitting, readahead hints),
  * read-only, dry-run, the write-limit hook, flush counting, discard,
  * zero-out, open errors, check_mounted on an unmounted file, deferred
- * readahead hints issued ahead of the reads, and views
+ * readahead hints issued ahead of the reads, views, and multi-device
+ * routing
  * (f2fs_dev_read_batch_view) with and without a mapping.
  *
  * The file's contents are always checked with plain pread(), not through
@@ -265,6 +266,124 @@ static void test_view(void)
 	f2fs_dev_close(dev);
 }
 
+/* A volume block's expected contents: device 0 holds blocks [0, 32) (of
+ * its 40), member 1 blocks [32, 48), member 2 blocks [50, 70), each from
+ * its own block 0; blocks 48 and 49 are held by no device. */
+#define M_OWN	32u
+#define M1_START 32u
+#define M2_START 50u	/* blocks 48, 49: held by no device */
+
+static bool volume_block_ok(const uint8_t *buf, uint64_t vblk)
+{
+	if (vblk < M_OWN)
+		return block_has_pattern(buf, vblk);
+	if (vblk < M1_START + 16)
+		return block_has_pattern(buf, vblk - M1_START);
+	return block_has_pattern(buf, vblk - M2_START);
+}
+
+static struct f2fs_dev *open_set(bool dry_run, char (*paths)[512])
+{
+	struct f2fs_dev *dev, *m1, *m2;
+
+	snprintf(paths[0], 512, "%s", make_file("set0.img", 40 * F2FS_BLKSIZE));
+	snprintf(paths[1], 512, "%s", make_file("set1.img", 16 * F2FS_BLKSIZE));
+	snprintf(paths[2], 512, "%s", make_file("set2.img", 20 * F2FS_BLKSIZE));
+	dev = open_dev(paths[0], false, dry_run);
+	m1 = open_dev(paths[1], false, dry_run);
+	m2 = open_dev(paths[2], false, dry_run);
+	f2fs_dev_set_own_blocks(dev, M_OWN);
+	CHECK_EQ_U64(f2fs_dev_attach(dev, m1, M1_START, 16), 0);
+	CHECK_EQ_U64(f2fs_dev_attach(dev, m2, M2_START, 20), 0);
+	return dev;
+}
+
+/* Multi-device routing: reads, batches and views across the boundaries,
+ * a write across one (admitted once), dry-run, the gap and the end. */
+static void test_members(void)
+{
+	char paths[3][512];
+	struct f2fs_dev *dev = open_set(false, paths);
+	static uint8_t buf[24 * F2FS_BLKSIZE], bufs[3][24 * F2FS_BLKSIZE];
+	const uint8_t *blk[24];
+
+	/* a plain read across device 0 and member 1 */
+	CHECK_EQ_U64(f2fs_dev_read(dev, 28, 8, buf), 0);
+	for (uint32_t i = 0; i < 8; i++)
+		CHECK(volume_block_ok(buf + (size_t)i * F2FS_BLKSIZE, 28 + i));
+	/* the gap and past the end read nothing */
+	CHECK_EQ_U64(f2fs_dev_read(dev, 47, 2, buf), (uint64_t)-EIO);
+	CHECK_EQ_U64(f2fs_dev_read(dev, 69, 2, buf), (uint64_t)-EIO);
+	CHECK_EQ_U64(f2fs_dev_read(dev, 50, 20, buf), 0);
+	CHECK(volume_block_ok(buf + 19 * F2FS_BLKSIZE, 69));
+
+	/* batches: one run across a boundary, one on each device */
+	for (int view = 0; view < 2; view++) {
+		struct f2fs_io_vec vec[] = { { 52, 3, bufs[0], NULL }, { 20, 20, bufs[1], NULL },
+					     { 2, 1, bufs[2], NULL } };
+
+		if (view)
+			CHECK_EQ_U64(f2fs_dev_map(dev), 0);
+		memset(bufs, 0, sizeof(bufs));
+		CHECK_EQ_U64(view ? f2fs_dev_read_batch_view(dev, vec, 3) :
+				    f2fs_dev_read_batch(dev, vec, 3), 0);
+		if (!view)
+			for (int i = 0; i < 3; i++)
+				vec[i].data = vec[i].buf;
+		CHECK(vec[1].data == bufs[1]);	/* across devices: in the buffer */
+		f2fs_dev_view_blocks(vec, 3, blk);
+		for (uint32_t i = 0; i < 3; i++)
+			CHECK(volume_block_ok(blk[i], 52 + i));
+		for (uint32_t i = 0; i < 20; i++)
+			CHECK(volume_block_ok(blk[3 + i], 20 + i));
+		CHECK(volume_block_ok(blk[23], 2));
+		f2fs_dev_release_views(dev);
+	}
+	struct f2fs_io_vec gap = { 46, 4, bufs[0], NULL };
+
+	CHECK_EQ_U64(f2fs_dev_read_batch(dev, &gap, 1), (uint64_t)-EIO);
+	CHECK_EQ_U64(f2fs_dev_readahead(dev, 40, 30), 0);	/* hints skip the gap */
+
+	/* a write across the boundary lands on both files; one write call */
+	uint64_t calls = dev->stats.write_calls;
+	int fd;
+
+	memset(buf, 0x5A, 4 * F2FS_BLKSIZE);
+	CHECK_EQ_U64(f2fs_dev_write(dev, 30, 4, buf), 0);
+	CHECK_EQ_U64(dev->stats.write_calls, calls + 1);
+	CHECK_EQ_U64(f2fs_dev_flush(dev), 0);
+	fd = open(paths[1], O_RDONLY);
+	CHECK(fd >= 0 && pread(fd, buf, 2 * F2FS_BLKSIZE, 0) == 2 * F2FS_BLKSIZE);
+	CHECK(all_bytes(buf, 2 * F2FS_BLKSIZE, 0x5A));
+	CHECK(pread(fd, buf, F2FS_BLKSIZE, 2 * F2FS_BLKSIZE) == F2FS_BLKSIZE && block_has_pattern(buf, 2));
+	if (fd >= 0)
+		close(fd);
+	CHECK_EQ_U64(f2fs_dev_write(dev, 47, 2, buf), (uint64_t)-ENOSPC);
+	/* the write-limit hook counts the routed write once */
+	f2fs_dev_set_write_limit(dev, dev->stats.write_calls);
+	memset(buf, 0x33, F2FS_BLKSIZE);
+	CHECK_EQ_U64(f2fs_dev_write(dev, 60, 1, buf), 0);
+	CHECK_EQ_U64(f2fs_dev_read(dev, 60, 1, buf), 0);
+	CHECK(volume_block_ok(buf, 60));
+	f2fs_dev_close(dev);
+
+	/* dry-run: the members are not written either */
+	dev = open_set(true, paths);
+	memset(buf, 0x77, 4 * F2FS_BLKSIZE);
+	CHECK_EQ_U64(f2fs_dev_write(dev, 30, 4, buf), 0);
+	CHECK_EQ_U64(f2fs_dev_read(dev, 30, 4, buf), 0);
+	for (uint32_t i = 0; i < 4; i++)
+		CHECK(volume_block_ok(buf + (size_t)i * F2FS_BLKSIZE, 30 + i));
+	/* members out of order, too small, or a member with members */
+	struct f2fs_dev *x = open_dev(paths[1], true, false);
+
+	CHECK_EQ_U64(f2fs_dev_attach(dev, x, 10, 4), (uint64_t)-EINVAL);
+	CHECK_EQ_U64(f2fs_dev_attach(dev, x, 100, 17), (uint64_t)-EINVAL);
+	CHECK_EQ_U64(f2fs_dev_attach(x, dev, 100, 1), (uint64_t)-EINVAL);
+	f2fs_dev_close(x);
+	f2fs_dev_close(dev);
+}
+
 /* More adjacent runs than one preadv takes: split at IOV_MAX. */
 static void test_batch_iov_max(void)
 {
@@ -471,6 +590,7 @@ int main(void)
 	test_batch();
 	test_batch_iov_max();
 	test_view();
+	test_members();
 	test_readahead();
 	test_read_only();
 	test_dry_run();

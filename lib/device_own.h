@@ -1,0 +1,30 @@
+/*
+ * device_own.h - private to lib/device.c and lib/devset.c: the single-
+ * device halves of the I/O layer that devset.c calls for device 0's own
+ * pieces of a multi-device request, and the splitter.
+ */
+#ifndef F2FS_DEVICE_OWN_H
+#define F2FS_DEVICE_OWN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "f2fs_dev.h"
+
+int f2fs_dev_read_batch_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n);
+int f2fs_dev_read_batch_view_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n);
+
+/* Called for each piece of a volume byte range: d is the member holding
+ * it, or NULL for device 0 itself; local is the offset on that device;
+ * done how far into the range the piece starts.  Non-zero stops. */
+typedef int (*f2fs_devset_piece_fn)(struct f2fs_dev *d, uint64_t local, uint64_t len,
+				    uint64_t done, void *arg);
+/* Cut [off, off + len) at device boundaries; a byte no device holds
+ * returns `outside`. */
+int f2fs_devset_split(struct f2fs_dev *dev, uint64_t off, uint64_t len, int outside,
+		      f2fs_devset_piece_fn fn, void *arg);
+int f2fs_devset_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n, bool view);
+int f2fs_devset_flush(struct f2fs_dev *dev);
+void f2fs_devset_close(struct f2fs_dev *dev);
+
+#endif
