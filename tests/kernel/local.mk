@@ -8,6 +8,7 @@ KERNEL_TESTS = \
 	tests/kernel/mount-options.sh \
 	tests/kernel/power-cut.sh \
 	tests/kernel/fill-gc.sh \
+	tests/kernel/multidev.sh \
 	tests/kernel/harness-negative.sh
 TESTS += $(KERNEL_TESTS)
 EXTRA_DIST += $(KERNEL_TESTS) \
@@ -23,6 +24,7 @@ EXTRA_DIST += $(KERNEL_TESTS) \
 	tests/kernel/guest/power-cut-write.sh \
 	tests/kernel/guest/power-cut-recover.sh \
 	tests/kernel/guest/fill-gc.sh \
+	tests/kernel/guest/multidev.sh \
 	tests/kernel/guest/selftest-kmsg.sh \
 	tests/kernel/guest/selftest-hang.sh \
 	tests/kernel/guest/selftest-crash.sh
