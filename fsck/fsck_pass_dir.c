@@ -1,8 +1,9 @@
 /*
  * fsck_pass_dir.c - pass 5, directories (run by the node walk for every
  * directory it checks): dentry bitmaps, name lengths and slots, inode
- * numbers, file types, name hashes (casefold-aware for ASCII names; other
- * casefolded names are counted as unverifiable) and hash-bucket positions
+ * numbers, file types, name hashes (in casefolded directories over the
+ * name as lib/casefold.c folds it; names that are not well-formed UTF-8
+ * are counted as unverifiable) and hash-bucket positions
  * per level, '.' and '..', directories linked twice.  Every valid entry
  * bumps its inode's link count; inodes not yet queued are pushed on the
  * walk's stack with their path.
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs_casefold.h"
 #include "f2fs_crc.h"
 #include "f2fs_err.h"
 #include "fsck_walk.h"
@@ -127,7 +129,8 @@ static char *child_path(const char *parent, uint32_t parent_ino, const char *nam
 static bool expected_hash(struct fsck_ctx *ctx, const struct fsck_dir_walk *d,
 			  const uint8_t *name, uint32_t len, uint32_t *hash)
 {
-	uint8_t folded[F2FS_NAME_LEN];
+	uint8_t folded[F2FS_CASEFOLD_MAX];
+	int n;
 
 	if (!d->casefold) {
 		*hash = f2fs_dentry_hash(name, len);
@@ -135,12 +138,10 @@ static bool expected_hash(struct fsck_ctx *ctx, const struct fsck_dir_walk *d,
 	}
 	if (d->encrypted)
 		goto unverifiable;
-	for (uint32_t i = 0; i < len; i++) {
-		if (name[i] >= 0x80)
-			goto unverifiable;	/* needs full Unicode folding */
-		folded[i] = (name[i] >= 'A' && name[i] <= 'Z') ? (uint8_t)(name[i] + 32) : name[i];
-	}
-	*hash = f2fs_dentry_hash(folded, len);
+	n = f2fs_casefold(name, len, folded, sizeof(folded));
+	if (n < 0)
+		goto unverifiable;	/* not well-formed UTF-8 */
+	*hash = f2fs_dentry_hash(folded, (size_t)n);
 	return true;
 unverifiable:
 	ctx->st.unverified_hashes++;

@@ -328,12 +328,13 @@ void fsck_print_summary(struct fsck_ctx *ctx, int exit_code)
 			",\"symlinks\":%" PRIu64 ",\"orphans\":%" PRIu64
 			",\"sections_free\":%" PRIu64 ",\"sections_dirty\":%" PRIu64
 			",\"sections_full\":%" PRIu64 ",\"roll_forward_nodes\":%" PRIu64
+			",\"unverified_hashes\":%" PRIu64
 			",\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64 ",\"infos\":%" PRIu64
 			",\"problems\":%" PRIu64 "},\"exit_code\":%d}\n",
 			s->inodes, s->nodes, valid, s->data_blocks, s->dirs, s->files,
 			s->symlinks, s->orphans, s->free_secs, s->dirty_secs, s->full_secs,
-			s->chain_nodes, ctx->n_errors, ctx->n_warnings, ctx->n_infos,
-			problems, exit_code);
+			s->chain_nodes, s->unverified_hashes, ctx->n_errors, ctx->n_warnings,
+			ctx->n_infos, problems, exit_code);
 		fflush(f);
 		return;
 	}
@@ -344,5 +345,9 @@ void fsck_print_summary(struct fsck_ctx *ctx, int exit_code)
 		ctx->opt.device, s->inodes, s->dirs, s->files, s->nodes, valid,
 		s->free_secs, s->dirty_secs, s->full_secs, problems, ctx->n_errors,
 		ctx->n_warnings);
+	if (s->unverified_hashes)
+		fprintf(ctx->out, "%s: %" PRIu64 " names in casefolded directories not verified "
+			"(not well-formed UTF-8, or encrypted)\n", ctx->opt.device,
+			s->unverified_hashes);
 	fflush(ctx->out);
 }

@@ -26,6 +26,7 @@
  *   ktool fill-verify DIR KIB
  *       Every file of DIR must be KIB KiB of its stream.
  *   ktool compr PATH      set FS_COMPR_FL on PATH
+ *   ktool casefold DIR    set FS_CASEFOLD_FL on the empty directory DIR
  *   ktool quota DEV MIN_KIB MIN_INODES
  *       The kernel's user quota usage of uid 0 on DEV must be at least
  *       MIN_KIB KiB and MIN_INODES inodes (proves quota accounting is live).
@@ -927,6 +928,28 @@ static int cmd_fill_verify(int argc, char **argv)
 
 /* ---------- odds and ends ---------- */
 
+/* FS_CASEFOLD_FL on an empty directory of a casefold-enabled volume. */
+static int cmd_casefold(int argc, char **argv)
+{
+	int fd, flags;
+
+	if (argc != 2)
+		return 2;
+	fd = open(argv[1], O_RDONLY | O_DIRECTORY);
+	if (fd < 0 || ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0) {
+		fprintf(stderr, "ktool: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	flags |= 0x40000000;	/* FS_CASEFOLD_FL */
+	if (ioctl(fd, FS_IOC_SETFLAGS, &flags) < 0) {
+		fprintf(stderr, "ktool: %s: FS_CASEFOLD_FL: %s\n", argv[1], strerror(errno));
+		close(fd);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
 static int cmd_compr(int argc, char **argv)
 {
 	int err;
@@ -996,6 +1019,7 @@ static const struct {
 	{ "thin", cmd_thin },
 	{ "fill-verify", cmd_fill_verify },
 	{ "compr", cmd_compr },
+	{ "casefold", cmd_casefold },
 	{ "quota", cmd_quota },
 	{ "rofs", cmd_rofs },
 };
@@ -1015,6 +1039,6 @@ int main(int argc, char **argv)
 			return ret;
 		}
 	}
-	fprintf(stderr, "usage: ktool tree|put|check|fill|thin|fill-verify|compr|quota|rofs ...\n");
+	fprintf(stderr, "usage: ktool tree|put|check|fill|thin|fill-verify|compr|casefold|quota|rofs ...\n");
 	return 2;
 }

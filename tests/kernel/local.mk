@@ -9,6 +9,7 @@ KERNEL_TESTS = \
 	tests/kernel/power-cut.sh \
 	tests/kernel/fill-gc.sh \
 	tests/kernel/multidev.sh \
+	tests/kernel/casefold.sh \
 	tests/kernel/harness-negative.sh
 TESTS += $(KERNEL_TESTS)
 EXTRA_DIST += $(KERNEL_TESTS) \
@@ -25,6 +26,7 @@ EXTRA_DIST += $(KERNEL_TESTS) \
 	tests/kernel/guest/power-cut-recover.sh \
 	tests/kernel/guest/fill-gc.sh \
 	tests/kernel/guest/multidev.sh \
+	tests/kernel/guest/casefold.sh \
 	tests/kernel/guest/selftest-kmsg.sh \
 	tests/kernel/guest/selftest-hang.sh \
 	tests/kernel/guest/selftest-crash.sh

@@ -1,11 +1,12 @@
-# tests/unit/io.mk: unit tests of errors, checksums, the dentry hash and
-# the device layer.
-check_PROGRAMS += tests/unit/test_crc tests/unit/test_hash \
+# tests/unit/io.mk: unit tests of errors, checksums, the dentry hash, the
+# casefold folding and the device layer.
+check_PROGRAMS += tests/unit/test_crc tests/unit/test_hash tests/unit/test_casefold \
 	tests/unit/test_checksum tests/unit/test_device tests/unit/test_dev_mount
-TESTS += tests/unit/test_crc tests/unit/test_hash \
+TESTS += tests/unit/test_crc tests/unit/test_hash tests/unit/test_casefold \
 	tests/unit/test_checksum tests/unit/test_device tests/unit/test_dev_mount
 tests_unit_test_crc_LDADD = $(UNIT_LDADD)
 tests_unit_test_hash_LDADD = $(UNIT_LDADD)
+tests_unit_test_casefold_LDADD = $(UNIT_LDADD)
 tests_unit_test_checksum_LDADD = $(UNIT_LDADD)
 tests_unit_test_device_LDADD = $(UNIT_LDADD)
 tests_unit_test_dev_mount_LDADD = $(UNIT_LDADD)
