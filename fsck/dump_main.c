@@ -241,14 +241,11 @@ static int run_view(struct dump_ctx *ctx, view_fn fn)
 static int run_main_view(struct dump_ctx *ctx, view_fn fn)
 {
 	if (!ctx->open_err && ctx->members_err) {
-		char path[MAX_PATH_LEN + 1];
+		char msg[160];
 
-		memcpy(path, ctx->fs->sb.devs[ctx->members_failed].path, MAX_PATH_LEN);
-		path[MAX_PATH_LEN] = 0;
-		return dump_fail(ctx, ctx->members_err, "device %u of the volume, %s: %s",
-				 ctx->members_failed, path,
-				 ctx->members_err == -EINVAL ? "smaller than the volume says" :
-				 f2fs_strerror(ctx->members_err));
+		f2fs_fs_member_error(ctx->fs, ctx->members_failed, ctx->members_err, msg,
+				     sizeof(msg));
+		return dump_fail(ctx, ctx->members_err, "%s", msg);
 	}
 	return run_view(ctx, fn);
 }

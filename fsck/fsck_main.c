@@ -335,7 +335,6 @@ static int open_and_check(struct fsck_ctx *ctx, bool write)
 	}
 	if (ctx->opt.write_limit)
 		f2fs_dev_set_write_limit(dev, ctx->opt.write_limit);
-	map_device(dev);
 	err = f2fs_fs_open_dev(dev, &ctx->fs);
 	if (err && err != -EFSCORRUPTED && err != -EFSBADCRC) {
 		fsck_diag(ctx, "cannot load %s: %s", ctx->opt.device, f2fs_strerror(err));
@@ -350,19 +349,18 @@ static int open_and_check(struct fsck_ctx *ctx, bool write)
 
 		err = f2fs_fs_open_members(ctx->fs, &dopts, &failed);
 		if (err) {
-			char path[MAX_PATH_LEN + 1];
+			char msg[160];
 
-			memcpy(path, ctx->fs->sb.devs[failed].path, MAX_PATH_LEN);
-			path[MAX_PATH_LEN] = 0;
-			fsck_diag(ctx, "device %u of the volume, %s: %s (nothing was checked)", failed,
-				  path, err == -EINVAL ? "smaller than the volume says" :
-				  f2fs_strerror(err));
+			f2fs_fs_member_error(ctx->fs, failed, err, msg, sizeof(msg));
+			fsck_diag(ctx, "%s (nothing was checked)", msg);
 			f2fs_fs_close(ctx->fs);
 			ctx->fs = NULL;
 			return FSCK_EXIT_ERROR;
 		}
-		map_device(ctx->fs->dev);	/* the members too */
 	}
+	/* the superblock and checkpoint are read; the passes read mapped */
+	if (ctx->fs)
+		map_device(ctx->fs->dev);
 	if (ctx->opt.list_only) {
 		fsck_print_sb_cp(ctx);
 		err = ctx->fs_usable ? FSCK_EXIT_OK : FSCK_EXIT_UNCORRECTED;

@@ -277,11 +277,12 @@ static int open_volume(struct inj_ctx *c)
 		/* a multi-device volume: the others, from the device list */
 		uint32_t failed;
 		int err = f2fs_fs_open_members(c->fs, &dopts, &failed);
+		char msg[160];
 
-		if (err)
-			return inj_err("device %u of the volume: %s", failed,
-				       err == -EINVAL ? "smaller than the volume says" :
-				       f2fs_strerror(err));
+		if (err) {
+			f2fs_fs_member_error(c->fs, failed, err, msg, sizeof(msg));
+			return inj_err("%s", msg);
+		}
 	}
 	return 0;
 }

@@ -82,6 +82,10 @@ int f2fs_fs_open_dev(struct f2fs_dev *dev, struct f2fs_fs **out);
  * or is smaller than its stretch of the volume (-EINVAL for that). */
 int f2fs_fs_open_members(struct f2fs_fs *fs, const struct f2fs_dev_opts *opts,
 			 uint32_t *failed);
+/* The message for f2fs_fs_open_members()' error err on device failed:
+ * "device N of the volume, PATH: reason", into buf. */
+void f2fs_fs_member_error(const struct f2fs_fs *fs, uint32_t failed, int err, char *buf,
+			  size_t len);
 void f2fs_fs_close(struct f2fs_fs *fs);
 
 /* Validate a superblock copy as sanity_check_raw_super() does.

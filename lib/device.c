@@ -249,7 +249,8 @@ struct xfer {
 	struct f2fs_dev *dev0;
 	uint8_t *buf;
 	const uint8_t *cbuf;
-	uint64_t blocks;	/* discard / zero-out: blocks done */
+	/* discard / zero-out of an admitted range on one device */
+	int (*range)(struct f2fs_dev *dev, uint64_t off, uint64_t len);
 };
 
 static int pread_own(struct f2fs_dev *dev, uint64_t offset, size_t len, void *buf)
@@ -920,33 +921,29 @@ static int discard_own(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 
 static int zeroout_own(struct f2fs_dev *dev, uint64_t off, uint64_t len);
 
-static int discard_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t done, void *arg)
+/* A piece of a routed discard or zero-out: the request was admitted once
+ * by device 0, so a member does the operation itself. */
+static int range_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t done, void *arg)
 {
 	struct xfer *x = arg;
 
 	(void)done;
-	return d ? f2fs_dev_discard(d, local >> F2FS_BLKSIZE_BITS, len >> F2FS_BLKSIZE_BITS) :
-		   discard_own(x->dev0, local, len);
+	return x->range(d ? d : x->dev0, local, len);
 }
 
-static int zeroout_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t done, void *arg)
+/* Discard or zero-out (fn on one device): checked and admitted once, then
+ * done, cut at the device boundaries on a multi-device volume. */
+static int range_op(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks,
+		    int (*fn)(struct f2fs_dev *, uint64_t, uint64_t))
 {
-	struct xfer *x = arg;
-
-	(void)done;
-	return d ? f2fs_dev_zeroout(d, local >> F2FS_BLKSIZE_BITS, len >> F2FS_BLKSIZE_BITS) :
-		   zeroout_own(x->dev0, local, len);
-}
-
-/* Discard or zero-out on a multi-device volume: checked, admitted once,
- * then split. */
-static int range_op_routed(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks,
-			   f2fs_devset_piece_fn fn)
-{
-	struct xfer x = { .dev0 = dev };
+	struct xfer x = { .dev0 = dev, .range = fn };
 	uint64_t off, len;
 	int err;
 
+	if (!dev->nmembers) {
+		err = admit_range_op(dev, blkaddr, nblocks, &off, &len);
+		return err <= 0 ? err : fn(dev, off, len);
+	}
 	if (dev->read_only)
 		return -EROFS;
 	err = block_range(blkaddr, nblocks, &off, &len);
@@ -959,20 +956,12 @@ static int range_op_routed(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblo
 		return err == -ENOSPC ? -EINVAL : err;
 	if (admit_write(dev) != WRITE_PERFORM)
 		return 0;
-	return f2fs_devset_split(dev, off, len, -EINVAL, fn, &x);
+	return f2fs_devset_split(dev, off, len, -EINVAL, range_piece, &x);
 }
 
 int f2fs_dev_discard(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
 {
-	uint64_t off, len;
-	int ret;
-
-	if (dev->nmembers)
-		return range_op_routed(dev, blkaddr, nblocks, discard_piece);
-	ret = admit_range_op(dev, blkaddr, nblocks, &off, &len);
-	if (ret <= 0)
-		return ret;
-	return discard_own(dev, off, len);
+	return range_op(dev, blkaddr, nblocks, discard_own);
 }
 
 static int write_zeroes(struct f2fs_dev *dev, uint64_t off, uint64_t len)
@@ -1022,15 +1011,7 @@ static int zeroout_own(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 
 int f2fs_dev_zeroout(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
 {
-	uint64_t off, len;
-	int ret;
-
-	if (dev->nmembers)
-		return range_op_routed(dev, blkaddr, nblocks, zeroout_piece);
-	ret = admit_range_op(dev, blkaddr, nblocks, &off, &len);
-	if (ret <= 0)
-		return ret;
-	return zeroout_own(dev, off, len);
+	return range_op(dev, blkaddr, nblocks, zeroout_own);
 }
 
 /* ---- mount detection -------------------------------------------------- */

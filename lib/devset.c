@@ -33,10 +33,8 @@ int f2fs_dev_attach(struct f2fs_dev *dev, struct f2fs_dev *member, uint64_t star
 		return -EINVAL;
 	prev_end = dev->nmembers ? dev->members[dev->nmembers - 1].start +
 				   dev->members[dev->nmembers - 1].len : dev->own_bytes;
-	if (start < prev_end || start < dev->own_bytes)
+	if (start < prev_end)
 		return -EINVAL;	/* members come in address order, after device 0 */
-	if (!dev->nmembers && dev->own_bytes > dev->size_bytes)
-		return -EINVAL;
 	m = &dev->members[dev->nmembers++];
 	m->dev = member;
 	m->start = start;
@@ -132,7 +130,7 @@ static int add_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t 
 	return 0;
 }
 
-static int read_pieces(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n, bool view)
+int f2fs_devset_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n, bool view)
 {
 	size_t maxp = 0;
 	struct piece *p;
@@ -208,11 +206,6 @@ out:
 	free(devs);
 	free(p);
 	return err;
-}
-
-int f2fs_devset_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n, bool view)
-{
-	return read_pieces(dev, vec, n, view);
 }
 
 /* ---- the rest: every device ---- */

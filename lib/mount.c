@@ -5,6 +5,7 @@
  * geometry every other part of lib/ uses.  What was wrong with a copy or
  * pack is recorded in struct f2fs_fs for a checker to report.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -276,4 +277,17 @@ int f2fs_fs_open_members(struct f2fs_fs *fs, const struct f2fs_dev_opts *opts, u
 	}
 	*failed = 0;
 	return 0;
+}
+
+void f2fs_fs_member_error(const struct f2fs_fs *fs, uint32_t failed, int err, char *buf,
+			  size_t len)
+{
+	char path[MAX_PATH_LEN + 1] = "";
+
+	if (failed < MAX_DEVICES) {
+		memcpy(path, fs->sb.devs[failed].path, MAX_PATH_LEN);
+		path[MAX_PATH_LEN] = 0;
+	}
+	snprintf(buf, len, "device %u of the volume, %s: %s", failed, path,
+		 err == -EINVAL ? "smaller than the volume says" : f2fs_strerror(err));
 }

@@ -359,6 +359,13 @@ static void test_members(void)
 	if (fd >= 0)
 		close(fd);
 	CHECK_EQ_U64(f2fs_dev_write(dev, 47, 2, buf), (uint64_t)-ENOSPC);
+	/* zero-out across the boundary, admitted once; not into the gap */
+	calls = dev->stats.write_calls;
+	CHECK_EQ_U64(f2fs_dev_zeroout(dev, 31, 2), 0);
+	CHECK_EQ_U64(dev->stats.write_calls, calls + 1);
+	CHECK_EQ_U64(f2fs_dev_read(dev, 31, 2, buf), 0);
+	CHECK(all_bytes(buf, 2 * F2FS_BLKSIZE, 0));
+	CHECK_EQ_U64(f2fs_dev_zeroout(dev, 46, 4), (uint64_t)-EINVAL);
 	/* the write-limit hook counts the routed write once */
 	f2fs_dev_set_write_limit(dev, dev->stats.write_calls);
 	memset(buf, 0x33, F2FS_BLKSIZE);
