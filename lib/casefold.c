@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 
 #include "casefold_tables.h"
 #include "f2fs_casefold.h"
@@ -77,55 +78,39 @@ static size_t encode(uint32_t c, uint8_t *out)
 	return 4;
 }
 
-static const struct f2fs_cf_map *find_map(uint32_t c)
+/* bsearch() comparator: both tables start with the code point. */
+static int cmp_cp(const void *key, const void *elem)
 {
-	unsigned int lo = 0, hi = f2fs_cf_nmaps;
+	uint32_t c = *(const uint32_t *)key, e = *(const uint32_t *)elem;
 
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (f2fs_cf_maps[mid].cp == c)
-			return &f2fs_cf_maps[mid];
-		if (f2fs_cf_maps[mid].cp < c)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return c < e ? -1 : c > e;
 }
 
-static bool ignorable(uint32_t c)
+static const struct f2fs_cf_map *find_map(uint32_t c)
 {
-	unsigned int lo = 0, hi = f2fs_cf_nignorables;
-
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (c < f2fs_cf_ignorables[mid].first)
-			hi = mid;
-		else if (c > f2fs_cf_ignorables[mid].last)
-			lo = mid + 1;
-		else
-			return true;
-	}
-	return false;
+	return bsearch(&c, f2fs_cf_maps, f2fs_cf_nmaps, sizeof(*f2fs_cf_maps), cmp_cp);
 }
 
 static uint8_t combining_class(uint32_t c)
 {
-	unsigned int lo = 0, hi = f2fs_cf_ncccs;
+	const struct f2fs_cf_ccc *e = bsearch(&c, f2fs_cf_cccs, f2fs_cf_ncccs,
+					      sizeof(*f2fs_cf_cccs), cmp_cp);
 
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
+	return e ? e->ccc : 0;
+}
 
-		if (f2fs_cf_cccs[mid].cp == c)
-			return f2fs_cf_cccs[mid].ccc;
-		if (f2fs_cf_cccs[mid].cp < c)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
+static int cmp_range(const void *key, const void *elem)
+{
+	uint32_t c = *(const uint32_t *)key;
+	const struct f2fs_cf_range *r = elem;
+
+	return c < r->first ? -1 : c > r->last;
+}
+
+static bool ignorable(uint32_t c)
+{
+	return bsearch(&c, f2fs_cf_ignorables, f2fs_cf_nignorables, sizeof(*f2fs_cf_ignorables),
+		       cmp_range) != NULL;
 }
 
 /* Append the folding of c to f[*n..). */

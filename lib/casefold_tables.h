@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+/* The code point comes first in each entry: lib/casefold.c searches
+ * both sorted tables with one comparator. */
 struct f2fs_cf_map {	/* code point -> f2fs_cf_data[off .. off + len) */
 	uint32_t cp;
 	uint16_t off;
