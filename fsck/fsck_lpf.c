@@ -77,26 +77,14 @@ static struct f2fs_node *inode_copy(struct fsck_ctx *ctx, uint32_t ino)
 	return fsck_fix_node(ctx, ino, nat_addr(ctx, ino), NULL);
 }
 
-static uint64_t dir_buckets(uint32_t level, uint32_t dir_level)
-{
-	if (level + dir_level < MAX_DIR_HASH_DEPTH / 2)
-		return 1ull << (level + dir_level);
-	return MAX_DIR_BUCKETS;
-}
-
-static uint32_t bucket_blocks(uint32_t level)
-{
-	return level < MAX_DIR_HASH_DEPTH / 2 ? 2 : 4;
-}
-
 /* Index of the first block of bucket `bucket` at level `level`. */
 static uint64_t bucket_start(uint32_t level, uint32_t dir_level, uint64_t bucket)
 {
 	uint64_t bidx = 0;
 
 	for (uint32_t l = 0; l < level; l++)
-		bidx += dir_buckets(l, dir_level) * bucket_blocks(l);
-	return bidx + bucket * bucket_blocks(level);
+		bidx += f2fs_dir_buckets(l, dir_level) * f2fs_bucket_blocks(l);
+	return bidx + bucket * f2fs_bucket_blocks(level);
 }
 
 static void block_area(uint8_t *blk, struct dent_area *a)
@@ -279,9 +267,9 @@ static int add_to_blocks(struct lpf_run *lr, uint32_t dir, struct f2fs_node *n, 
 	int err = 0;
 
 	for (uint32_t level = 0; level < MAX_DIR_HASH_DEPTH; level++) {
-		uint64_t first = bucket_start(level, dl, hash % dir_buckets(level, dl));
+		uint64_t first = bucket_start(level, dl, hash % f2fs_dir_buckets(level, dl));
 
-		for (uint32_t k = 0; k < bucket_blocks(level); k++) {
+		for (uint32_t k = 0; k < f2fs_bucket_blocks(level); k++) {
 			uint8_t *b = dent_block(lr, dir, n, first + k, BLK_CREATE, &err);
 			struct dent_area a;
 			uint32_t at;
@@ -385,9 +373,9 @@ static bool has_name(struct lpf_run *lr, uint32_t dir, const char *cname)
 	dl = n->i.i_dir_level;
 	depth = le32_to_cpu(n->i.i_current_depth);
 	for (uint32_t level = 0; level < depth && level < MAX_DIR_HASH_DEPTH; level++) {
-		uint64_t first = bucket_start(level, dl, hash % dir_buckets(level, dl));
+		uint64_t first = bucket_start(level, dl, hash % f2fs_dir_buckets(level, dl));
 
-		for (uint32_t k = 0; k < bucket_blocks(level); k++) {
+		for (uint32_t k = 0; k < f2fs_bucket_blocks(level); k++) {
 			uint8_t *b = dent_block(lr, dir, n, first + k, BLK_READ, &err);
 
 			if (err)

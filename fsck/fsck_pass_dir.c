@@ -55,29 +55,17 @@ static void fix_entry(struct fsck_walk *w, struct dir_state *s, uint32_t slot,
 
 /* ---- hash-table geometry ---- */
 
-static uint64_t dir_buckets(uint32_t level, uint32_t dir_level)
-{
-	if (level + dir_level < MAX_DIR_HASH_DEPTH / 2)
-		return 1ull << (level + dir_level);
-	return MAX_DIR_BUCKETS;
-}
-
-static uint32_t bucket_blocks(uint32_t level)
-{
-	return level < MAX_DIR_HASH_DEPTH / 2 ? 2 : 4;
-}
-
 /* Level and bucket of dentry block bidx. */
 static void block_position(uint64_t bidx, uint32_t dir_level, uint32_t *level, uint64_t *bucket)
 {
 	uint64_t start = 0;
 
 	for (uint32_t l = 0; l < MAX_DIR_HASH_DEPTH; l++) {
-		uint64_t span = dir_buckets(l, dir_level) * bucket_blocks(l);
+		uint64_t span = f2fs_dir_buckets(l, dir_level) * f2fs_bucket_blocks(l);
 
 		if (bidx < start + span) {
 			*level = l;
-			*bucket = (bidx - start) / bucket_blocks(l);
+			*bucket = (bidx - start) / f2fs_bucket_blocks(l);
 			return;
 		}
 		start += span;
@@ -308,7 +296,7 @@ static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f
 			fix_entry(w, s, slot, FSCK_DENT_HASH, hash);
 		}
 		if (bidx != UINT32_MAX && level < MAX_DIR_HASH_DEPTH &&
-		    hash % dir_buckets(level, s->d.dir_level) != bucket) {
+		    hash % f2fs_dir_buckets(level, s->d.dir_level) != bucket) {
 			if (hash == le32_to_cpu(de->hash_code))
 				fsck_report(ctx, PR_DENT_POSITION, FSCK_OBJ(.ino = s->d.ino,
 					    .path = s->d.path, .str = pname, .idx = bidx));
@@ -383,7 +371,7 @@ static int find_dir_level(const struct dir_state *s)
 
 			block_position(s->placed[i].bidx, dl, &level, &bucket);
 			if (level >= MAX_DIR_HASH_DEPTH ||
-			    s->placed[i].hash % dir_buckets(level, dl) != bucket)
+			    s->placed[i].hash % f2fs_dir_buckets(level, dl) != bucket)
 				break;
 		}
 		if (i == s->n_placed)

@@ -581,6 +581,21 @@ static_assert(sizeof(struct f2fs_node) == F2FS_BLKSIZE, "f2fs_node size");
 #define MAX_DIR_BUCKETS		(1u << ((MAX_DIR_HASH_DEPTH / 2) - 1))
 #define GET_DENTRY_SLOTS(x)	(((x) + F2FS_SLOT_LEN - 1) >> F2FS_SLOT_LEN_BITS)
 
+/* Hash-table geometry of a directory: buckets at a level (2^(level +
+ * i_dir_level), capped) and dentry blocks per bucket (2, then 4 from level
+ * 31 on). */
+static inline uint64_t f2fs_dir_buckets(uint32_t level, uint32_t dir_level)
+{
+	if (level + dir_level < MAX_DIR_HASH_DEPTH / 2)
+		return 1ull << (level + dir_level);
+	return MAX_DIR_BUCKETS;
+}
+
+static inline uint32_t f2fs_bucket_blocks(uint32_t level)
+{
+	return level < MAX_DIR_HASH_DEPTH / 2 ? 2 : 4;
+}
+
 struct f2fs_dir_entry {
 	__le32 hash_code;
 	__le32 ino;

@@ -283,6 +283,18 @@ static void account_segment(struct f2fs_sit_model *m, uint32_t segno, bool add)
 		m->free_secs++;
 }
 
+/* A segment's state as an on-disk entry gives it: both maps and counts
+ * (what is on disk is what the last checkpoint wrote), type, mtime. */
+static void copy_raw_entry(struct f2fs_seg_entry *se, const struct f2fs_sit_entry *raw)
+{
+	se->valid_blocks = (uint16_t)GET_SIT_VBLOCKS(raw);
+	se->ckpt_valid_blocks = se->valid_blocks;
+	se->type = (uint8_t)GET_SIT_TYPE(raw);
+	memcpy(se->cur_valid_map, raw->valid_map, SIT_VBLOCK_MAP_SIZE);
+	memcpy(se->ckpt_valid_map, raw->valid_map, SIT_VBLOCK_MAP_SIZE);
+	se->mtime = le64_to_cpu(raw->mtime);
+}
+
 int f2fs_sit_load_entry(struct f2fs_sit_model *m, uint32_t segno,
 			const struct f2fs_sit_entry *raw)
 {
@@ -292,12 +304,7 @@ int f2fs_sit_load_entry(struct f2fs_sit_model *m, uint32_t segno,
 		return -EINVAL;
 	se = &m->segs[segno];
 	account_segment(m, segno, false);
-	se->valid_blocks = (uint16_t)GET_SIT_VBLOCKS(raw);
-	se->ckpt_valid_blocks = se->valid_blocks;
-	se->type = (uint8_t)GET_SIT_TYPE(raw);
-	memcpy(se->cur_valid_map, raw->valid_map, SIT_VBLOCK_MAP_SIZE);
-	memcpy(se->ckpt_valid_map, raw->valid_map, SIT_VBLOCK_MAP_SIZE);
-	se->mtime = le64_to_cpu(raw->mtime);
+	copy_raw_entry(se, raw);
 	account_segment(m, segno, true);
 	return check_raw_entry(raw);
 }
@@ -392,12 +399,7 @@ static void bulk_load_entry(struct f2fs_sit_model *m, uint32_t segno,
 
 	if (raw_entry_zero(raw))
 		return;
-	se->valid_blocks = (uint16_t)GET_SIT_VBLOCKS(raw);
-	se->ckpt_valid_blocks = se->valid_blocks;
-	se->type = (uint8_t)GET_SIT_TYPE(raw);
-	memcpy(se->cur_valid_map, raw->valid_map, SIT_VBLOCK_MAP_SIZE);
-	memcpy(se->ckpt_valid_map, raw->valid_map, SIT_VBLOCK_MAP_SIZE);
-	se->mtime = le64_to_cpu(raw->mtime);
+	copy_raw_entry(se, raw);
 	if (check_raw_entry(raw))
 		(*bad)++;
 }
