@@ -334,30 +334,32 @@ void fsck_fix_owner(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino)
 		ctx->rep->owner[nid] = ino;
 }
 
+/* Append v to one of the repair's lists; false (r->err set) without memory. */
+static bool push_u32(struct fsck_repair *r, uint32_t **arr, uint32_t *n, uint32_t *cap,
+		     uint32_t v)
+{
+	if (!grow((void **)arr, *n, cap, sizeof(**arr))) {
+		r->err = -ENOMEM;
+		return false;
+	}
+	(*arr)[(*n)++] = v;
+	return true;
+}
+
 void fsck_fix_unreach(struct fsck_ctx *ctx, uint32_t addr)
 {
 	struct fsck_repair *r = ctx->rep;
 
-	if (!r)
-		return;
-	if (!grow((void **)&r->unreach, r->n_unreach, &r->cap_unreach, sizeof(*r->unreach))) {
-		r->err = -ENOMEM;
-		return;
-	}
-	r->unreach[r->n_unreach++] = addr;
+	if (r)
+		push_u32(r, &r->unreach, &r->n_unreach, &r->cap_unreach, addr);
 }
 
 void fsck_fix_lost(struct fsck_ctx *ctx, uint32_t ino)
 {
 	struct fsck_repair *r = ctx->rep;
 
-	if (!r)
-		return;
-	if (!grow((void **)&r->lost, r->n_lost, &r->cap_lost, sizeof(*r->lost))) {
-		r->err = -ENOMEM;
-		return;
-	}
-	r->lost[r->n_lost++] = ino;
+	if (r)
+		push_u32(r, &r->lost, &r->n_lost, &r->cap_lost, ino);
 }
 
 /* Every word of the address area that lies in main (an over-estimate for
@@ -382,12 +384,6 @@ void fsck_fix_chain_node(struct fsck_ctx *ctx, uint32_t addr, const struct f2fs_
 {
 	struct fsck_repair *r = ctx->rep;
 
-	if (!r)
-		return;
-	if (!grow((void **)&r->chain, r->n_chain, &r->cap_chain, sizeof(*r->chain))) {
-		r->err = -ENOMEM;
-		return;
-	}
-	r->chain[r->n_chain++] = addr;
-	mark_chain_data(ctx, n);
+	if (r && push_u32(r, &r->chain, &r->n_chain, &r->cap_chain, addr))
+		mark_chain_data(ctx, n);
 }
