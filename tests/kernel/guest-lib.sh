@@ -69,3 +69,19 @@ kt_power_cut() {
 	echo b > /proc/sysrq-trigger
 	sleep 30
 }
+
+# The files the power-cut scenario writes and fsyncs after its last
+# checkpoint (path below the mount point:size): power-cut-write.sh writes
+# them, and every mount after the cut must have rolled them forward.
+KT_FSYNCED="+pc/fsynced-big:1048583 +pc/fsynced-small:3000 +pc/grow:700000 data/+fsynced:123457"
+
+# kt_fsynced put|check MOUNTPOINT: write (and fsync) or check those files.
+kt_fsynced() {
+	for kt_spec in $KT_FSYNCED; do
+		if [ "$1" = put ]; then
+			kt_run "fsync'd ${kt_spec%%:*}" ktool put "$2/${kt_spec%%:*}" "${kt_spec#*:}" -f
+		else
+			kt_run "fsync'd ${kt_spec%%:*}" ktool check "$2/${kt_spec%%:*}" "${kt_spec#*:}"
+		fi
+	done
+}

@@ -9,10 +9,7 @@ if [ -e /dev/img/pc ]; then
 	m=/mnt/pc
 	kt_mount pc || exit 1
 	kt_run "tree after recovery" ktool tree verify-full $m 3
-	kt_run "fsync'd new file" ktool check $m/+pc/fsynced-big 1048583
-	kt_run "fsync'd small file" ktool check $m/+pc/fsynced-small 3000
-	kt_run "fsync'd append" ktool check $m/+pc/grow 700000
-	kt_run "fsync'd file in a tree dir" ktool check $m/data/+fsynced 123457
+	kt_fsynced check $m
 	kt_run "write after recovery" ktool put $m/+pc/after 400000 -f
 	kt_umount pc
 	echo "pc: fsync'd files replayed after the repair"

@@ -11,10 +11,8 @@ kt_run "grow, first part" ktool put $m/+pc/grow 100000
 # A checkpoint now: what follows lives only in the roll-forward chain.
 sync
 
-kt_run "fsync'd new file" ktool put $m/+pc/fsynced-big 1048583 -f
-kt_run "fsync'd small file" ktool put $m/+pc/fsynced-small 3000 -f
-kt_run "fsync'd append" ktool put $m/+pc/grow 700000 -f
-kt_run "fsync'd file in a tree dir" ktool put $m/data/+fsynced 123457 -f
+# a new file, a small one, an append to grow, one in a tree directory
+kt_fsynced put $m
 kt_run "unsynced file" ktool put $m/+pc/lost-1 500000
 kt_run "unsynced file" ktool put $m/big/+lost-2 20000
 [ $KT_RC -eq 0 ] || exit 1
