@@ -436,7 +436,7 @@ static int read_and_install(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
 			    const uint32_t *blocks, uint32_t n)
 {
 	uint32_t batch = n < NAT_LOAD_BATCH ? n : NAT_LOAD_BATCH;
-	uint8_t *buf = NULL;
+	uint8_t *buf;
 	const uint8_t **blk;
 	struct f2fs_io_vec *vec;
 	int err = 0;
@@ -444,11 +444,11 @@ static int read_and_install(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
 	if (n == 0)
 		return 0;
 	readahead_blocks(fs, nm, blocks, n);
-	if (!fs->dev->map)	/* a mapped device hands out its pages */
-		buf = malloc((size_t)batch * F2FS_BLKSIZE);
+	/* on a mapped device only short runs are copied into buf */
+	buf = malloc((size_t)batch * F2FS_BLKSIZE);
 	vec = calloc(batch, sizeof(*vec));
 	blk = calloc(batch, sizeof(*blk));
-	if ((!buf && !fs->dev->map) || !vec || !blk) {
+	if (!buf || !vec || !blk) {
 		err = -ENOMEM;
 		goto out;
 	}
