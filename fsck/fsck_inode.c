@@ -372,6 +372,15 @@ static void cut_xattrs(struct fsck_walk *w, uint32_t ino, uint32_t off, uint32_t
 	}
 }
 
+/* Name indexes whose entries carry no name: the POSIX ACLs are stored
+ * under index 2 and 3 with e_name_len 0 (the handler's name is the whole
+ * "system.posix_acl_*"). */
+static bool xattr_index_unnamed(uint8_t index)
+{
+	return index == F2FS_XATTR_INDEX_POSIX_ACL_ACCESS ||
+	       index == F2FS_XATTR_INDEX_POSIX_ACL_DEFAULT;
+}
+
 static void walk_xattr_list(struct fsck_walk *w, uint32_t ino, const uint8_t *p, uint32_t size,
 			    uint32_t ixa)
 {
@@ -387,7 +396,7 @@ static void walk_xattr_list(struct fsck_walk *w, uint32_t ino, const uint8_t *p,
 		if (!get_le32(p + off))
 			return;	/* the terminating zero word */
 		esz = (4 + e->e_name_len + le16_to_cpu(e->e_value_size) + 3) & ~3u;
-		if (e->e_name_len == 0) {
+		if (e->e_name_len == 0 && !xattr_index_unnamed(e->e_name_index)) {
 			REPORT(PR_XATTR_ENTRY, .idx = off, .str = "has an empty name");
 			cut_xattrs(w, ino, off, ixa);
 			return;
@@ -399,9 +408,9 @@ static void walk_xattr_list(struct fsck_walk *w, uint32_t ino, const uint8_t *p,
 		}
 		off += esz;
 	}
-	REPORT(PR_XATTR_ENTRY, .idx = off, .str = "the list has no terminating zero word");
-	if (off >= 4)
-		cut_xattrs(w, ino, off - 4 < size - 4 ? size - 4 : off - 4, ixa);
+	/* The last entry ends exactly at the end of the space: the kernel
+	 * reads the list into a buffer with a zeroed word after the space,
+	 * which ends it (read_all_xattrs(), __find_xattr()). */
 }
 
 void fsck_check_xattrs(struct fsck_walk *w, const struct f2fs_node *inode,

@@ -164,6 +164,12 @@ static void check_dots(struct fsck_walk *w, struct dir_state *s, const struct f2
 			    .str = pname, .found = le32_to_cpu(de->hash_code), .expected = 0));
 		fix_entry(w, s, slot, FSCK_DENT_HASH, 0);
 	}
+	if (de->file_type != F2FS_FT_DIR && ((first_block && dot && slot == 0) ||
+					     (first_block && !dot && slot == 1))) {
+		fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+			    .str = pname, .found = de->file_type, .expected = F2FS_FT_DIR));
+		fix_entry(w, s, slot, FSCK_DENT_FTYPE, F2FS_FT_DIR);
+	}
 	if (first_block && dot && slot == 0) {
 		s->seen_dot = true;
 		if (ino != s->d.ino) {

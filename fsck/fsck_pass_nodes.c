@@ -587,7 +587,11 @@ static void check_item(struct fsck_walk *w, const struct fsck_item *it,
 	struct fsck_ctx *ctx = w->ctx;
 	struct fsck_file *f = &w->file;
 
-	if (it->ftype != F2FS_FT_UNKNOWN && it->ftype != f->ftype && f->ftype != F2FS_FT_UNKNOWN) {
+	/* An entry's type must be the inode's; 0 (unknown) is never written
+	 * by the kernel for an inode with a valid mode.  Items that no entry
+	 * named (orphans, lost inodes) carry no type to compare. */
+	if ((it->ftype != F2FS_FT_UNKNOWN || (it->kind == ITEM_NS && it->loc.dir_ino)) &&
+	    it->ftype != f->ftype && f->ftype != F2FS_FT_UNKNOWN) {
 		fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = it->ino, .path = it->path,
 			    .found = it->ftype, .expected = f->ftype, .str = it->path));
 		if (it->kind == ITEM_NS && it->loc.dir_ino)
@@ -603,6 +607,18 @@ static void check_item(struct fsck_walk *w, const struct fsck_item *it,
 	if (f->is_dir && it->kind == ITEM_NS && it->parent != it->ino &&
 	    fsck_subdirs_add(ctx, it->parent))
 		w->err = -ENOMEM;
+}
+
+/* Whether the kernel maps blocks through i_addr and i_nid for an inode
+ * of this mode.  Device nodes keep their device number in the first
+ * address words (__get_inode_rdev()), and neither they nor FIFOs and
+ * sockets are ever given blocks or truncated (f2fs_truncate() returns
+ * early for them), so their address words are not block addresses.  An
+ * invalid mode is walked like a file: the repair gives it the type its
+ * entry names. */
+static bool inode_has_blocks(uint16_t mode)
+{
+	return !S_ISCHR(mode) && !S_ISBLK(mode) && !S_ISFIFO(mode) && !S_ISSOCK(mode);
 }
 
 static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const struct f2fs_node *n)
@@ -667,12 +683,14 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 	check_item(w, it, ri);
 	w->qtype = it->kind == ITEM_QUOTA ? it->idx + 1 : 0;
 	w->dent_n = 0;
-	if (!(ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))) {
+	if (!(ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY)) &&
+	    inode_has_blocks(w->file.mode)) {
 		for (uint32_t i = 0; i < w->file.addrs_per_inode; i++)
 			handle_data(w, it->ino, i, i,
 				    le32_to_cpu(ri->i_addr[w->file.extra_words + i]));
 	}
-	walk_tree(w, ri);
+	if (inode_has_blocks(w->file.mode))
+		walk_tree(w, ri);
 	w->cur_node = NULL;
 	walk_xattr_node(w, n);
 	if (fsck_fix_node_peek(ctx, it->ino))
@@ -871,11 +889,17 @@ static void fix_links(struct fsck_ctx *ctx, uint32_t ino, uint64_t want)
 
 static void check_links_of(struct fsck_ctx *ctx, uint32_t nid)
 {
-	const struct fsck_nid_info *ni = &ctx->ni[nid];
+	struct fsck_nid_info *ni = &ctx->ni[nid];
 	uint64_t want;
 
 	if (!(ni->flags & FSCK_NI_INODE) || (ni->flags & FSCK_NI_LOST))
 		return;
+	if ((ni->flags & FSCK_NI_ORPHAN) && ni->links_found) {
+		/* recover_orphan_inode() would clear its links and truncate it */
+		fsck_report(ctx, PR_CP_ORPHAN_LIVE, FSCK_OBJ(.ino = nid, .found = ni->links_found));
+		if (ctx->rep)
+			ni->flags &= (uint8_t)~FSCK_NI_ORPHAN;	/* dropped from the list */
+	}
 	if (ni->flags & FSCK_NI_QUOTA)
 		want = 1;
 	else if (ni->flags & FSCK_NI_DIR)

@@ -60,6 +60,14 @@ static void check_sb_features(struct fsck_ctx *ctx)
 		fsck_report(ctx, PR_SB_ENCODING, FSCK_OBJ(.found = le16_to_cpu(sb->s_encoding)));
 	if (excess)
 		fsck_report(ctx, PR_SB_SEGMENT_COUNT_EXCESS, FSCK_OBJ(.found = excess));
+	if (!(feat & F2FS_FEATURE_QUOTA_INO) && any_nonzero((const uint8_t *)sb->qf_ino,
+							    sizeof(sb->qf_ino))) {
+		char inos[48];
+
+		snprintf(inos, sizeof(inos), "%u %u %u", le32_to_cpu(sb->qf_ino[0]),
+			 le32_to_cpu(sb->qf_ino[1]), le32_to_cpu(sb->qf_ino[2]));
+		fsck_report(ctx, PR_SB_QUOTA_INO_NO_FEATURE, FSCK_OBJ(.str = inos));
+	}
 	if (any_nonzero(sb->s_errors, sizeof(sb->s_errors)) ||
 	    any_nonzero(sb->s_stop_reason, sizeof(sb->s_stop_reason)))
 		fsck_report(ctx, PR_SB_KERNEL_ERRORS, FSCK_OBJ());
@@ -87,24 +95,43 @@ static bool torn_write(const char *why)
 	       !strcmp(why, "first and last checkpoint blocks carry different versions");
 }
 
+/* What a write cut anywhere in a pack leaves: blocks written in part (a
+ * CRC that does not hold) or a mix of old and new blocks. */
+static bool torn_or_crc(const char *why)
+{
+	return torn_write(why) || !strcmp(why, "checkpoint checksum mismatch");
+}
+
+/* An invalid pack is reported by what it means for the volume.  The
+ * kernel mounts from the valid pack and writes its next checkpoint over
+ * the invalid one (get_valid_checkpoint(), do_checkpoint()):
+ *  - newer than the pack in use and cut while written: the last
+ *    checkpoint did not complete (information);
+ *  - newer and damaged otherwise: the newest checkpoint is lost (warning);
+ *  - older and torn or failing its CRC: the normal state after a power
+ *    cut while that pack was being written (information);
+ *  - older with a sound CRC but fields the kernel refuses: written wrong
+ *    (warning). */
 static void check_packs(struct fsck_ctx *ctx)
 {
 	struct f2fs_fs *fs = ctx->fs;
 
 	for (int i = 0; i < 2; i++) {
 		const char *why = fs->cp_check[i].why ? fs->cp_check[i].why : "unreadable";
+		const struct fsck_obj *obj = FSCK_OBJ(.cp = (uint64_t)i + 1, .str = why);
+		bool newer = false;
 		uint64_t ver;
 
 		if (!fs->cp_check[i].err)
 			continue;
-		if (fs->cp_index >= 0 && raw_pack_version(ctx, i, &ver) &&
-		    (int64_t)(ver - fs->cp_version[fs->cp_index]) > 0 && torn_write(why))
-			fsck_report(ctx, PR_CP_TORN, FSCK_OBJ(.cp = (uint64_t)i + 1, .str = why));
-		else if (fs->cp_index >= 0 && raw_pack_version(ctx, i, &ver) &&
-		    (int64_t)(ver - fs->cp_version[fs->cp_index]) > 0)
-			fsck_report(ctx, PR_CP_NEWER_PACK_INVALID, FSCK_OBJ(.cp = (uint64_t)i + 1, .str = why));
+		if (fs->cp_index >= 0 && raw_pack_version(ctx, i, &ver))
+			newer = (int64_t)(ver - fs->cp_version[fs->cp_index]) > 0;
+		if (newer)
+			fsck_report(ctx, torn_write(why) ? PR_CP_TORN : PR_CP_NEWER_PACK_INVALID, obj);
+		else if (fs->cp_index >= 0 && torn_or_crc(why))
+			fsck_report(ctx, PR_CP_OLDER_PACK_TORN, obj);
 		else
-			fsck_report(ctx, PR_CP_PACK_INVALID, FSCK_OBJ(.cp = (uint64_t)i + 1, .str = why));
+			fsck_report(ctx, PR_CP_PACK_INVALID, obj);
 	}
 }
 

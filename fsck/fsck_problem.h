@@ -23,6 +23,7 @@ enum fsck_problem {
 	PR_SB_ENCODING = 1006,
 	PR_SB_SEGMENT_COUNT_EXCESS = 1007,
 	PR_SB_KERNEL_ERRORS = 1008,
+	PR_SB_QUOTA_INO_NO_FEATURE = 1009,
 	/* checkpoint */
 	PR_CP_PACK_INVALID = 1010,
 	PR_CP_NONE_VALID = 1011,
@@ -50,6 +51,8 @@ enum fsck_problem {
 	PR_CP_NOT_UMOUNT = 1033,
 	PR_CP_NEWER_PACK_INVALID = 1034,
 	PR_CP_TORN = 1035,
+	PR_CP_OLDER_PACK_TORN = 1036,
+	PR_CP_ORPHAN_LIVE = 1037,
 	/* SIT entries */
 	PR_SIT_COUNT_POPCOUNT = 2001,
 	PR_SIT_BAD_TYPE = 2002,
@@ -147,6 +150,7 @@ enum fsck_severity {
 enum fsck_fix {
 	FIX_NONE,
 	FIX_SB_FROM_GOOD_COPY,
+	FIX_SB_FIELD,		/* clear a field in both superblock copies */
 	FIX_CP_REWRITE,		/* new checkpoint pack with recomputed fields */
 	FIX_SIT_REBUILD,	/* SIT entries and counts from reachability */
 	FIX_NAT_CLEAR,		/* drop a leaked or bad NAT entry */

@@ -545,24 +545,37 @@ static int write_sb_copy(struct f2fs_fs *fs, int i, const struct f2fs_super_bloc
 			       sizeof(*sb), sb);
 }
 
+/* Clear what the check reported in the superblock itself (the kernel's
+ * recorded errors and stop reasons; quota inode numbers without the
+ * quota_ino feature); true if anything changed. */
+static bool clear_sb_fields(struct f2fs_super_block *sb)
+{
+	static const struct f2fs_super_block zero;
+	bool changed = false;
+
+	if (memcmp(sb->s_errors, zero.s_errors, sizeof(sb->s_errors)) ||
+	    memcmp(sb->s_stop_reason, zero.s_stop_reason, sizeof(sb->s_stop_reason))) {
+		memset(sb->s_errors, 0, sizeof(sb->s_errors));
+		memset(sb->s_stop_reason, 0, sizeof(sb->s_stop_reason));
+		changed = true;
+	}
+	if (!(le32_to_cpu(sb->feature) & F2FS_FEATURE_QUOTA_INO) &&
+	    memcmp(sb->qf_ino, zero.qf_ino, sizeof(sb->qf_ino))) {
+		memset(sb->qf_ino, 0, sizeof(sb->qf_ino));
+		changed = true;
+	}
+	if (changed && (le32_to_cpu(sb->feature) & F2FS_FEATURE_SB_CHKSUM))
+		sb->crc = cpu_to_le32(f2fs_sb_checksum(sb));
+	return changed;
+}
+
 /* Called after the commit: the copy in use is valid throughout. */
 static int fix_superblocks(struct repair_run *r)
 {
 	struct f2fs_fs *fs = r->ctx->fs;
 	struct f2fs_super_block good = fs->sb;
 	int use = fs->sb_index, other = 1 - use, err = 0;
-	bool clear_errors = false;
-
-	for (size_t i = 0; i < sizeof(good.s_errors); i++)
-		clear_errors |= good.s_errors[i] != 0;
-	for (size_t i = 0; i < sizeof(good.s_stop_reason); i++)
-		clear_errors |= good.s_stop_reason[i] != 0;
-	if (clear_errors) {
-		memset(good.s_errors, 0, sizeof(good.s_errors));
-		memset(good.s_stop_reason, 0, sizeof(good.s_stop_reason));
-		if (le32_to_cpu(good.feature) & F2FS_FEATURE_SB_CHKSUM)
-			good.crc = cpu_to_le32(f2fs_sb_checksum(&good));
-	}
+	bool clear_errors = clear_sb_fields(&good);
 	if (!clear_errors && !sb_copy_bad(fs, other))
 		return 0;
 	err = write_sb_copy(fs, other, &good);

@@ -142,6 +142,69 @@ read_table() {
 	done <"$TABLE"
 }
 
+# new_dev MAJOR MINOR: a device number in the kernel's new encoding (the
+# one f2fs stores in the second address word when the number does not fit
+# the old 8:8 one).
+new_dev() {
+	echo $(( ($2 & 0xff) | ($1 << 8) | (($2 & ~0xff) << 12) ))
+}
+
+# mkspecial INO MODE FTYPE OLDWORD NEWWORD: make the inline file INO a
+# device node, FIFO or socket as the kernel stores one (f2fs_update_inode):
+# no inline data, size 0, the device number in the first address word
+# (old encoding) or the second (new encoding), and the entry's file type.
+mkspecial() {
+	local ino=$1 extra inl
+	extra=$(($(dump_field "$IMG" "$ino" i_extra_isize) / 4))
+	inl=$(dump_field "$IMG" "$ino" i_inline)
+	inj --node --nid "$ino" --mb i_mode --val "$2"
+	inj --node --nid "$ino" --mb i_inline --val $((inl & ~0x0a))
+	inj --node --nid "$ino" --mb i_size --val 0
+	inj --node --nid "$ino" --mb i_addr --idx "$extra" --val "$4"
+	inj --node --nid "$ino" --mb i_addr --idx $((extra + 1)) --val "$5"
+	inj --dent --nid "$ino" --mb d_ftype --val "$3"
+}
+
+# rep HEXBYTE N: the byte repeated N times, in hex.
+rep() {
+	local i=0 out=
+	while [ $i -lt "$2" ]; do out=$out$1; i=$((i + 1)); done
+	echo "$out"
+}
+
+# put_ixattr INO INDEX:NAME:HEXVALUE...: write an xattr list (header and
+# entries, as the kernel lays them out) into the inline xattr area of
+# inode INO, word by word; the area must hold it.
+put_ixattr() {
+	local ino=$1 ixa words
+	shift
+	ixa=$(dump_field "$IMG" "$ino" i_inline_xattr_size)
+	[ "${ixa:-0}" -gt 0 ] || ixa=50
+	words=$(python3 - "$ixa" "$@" <<'PY'
+import struct, sys
+ixa = int(sys.argv[1])
+buf = struct.pack('<II16x', 0xF2F52011, 1)
+for spec in sys.argv[2:]:
+    index, name, value = spec.split(':')
+    name, value = name.encode(), bytes.fromhex(value)
+    e = struct.pack('<BBH', int(index), len(name), len(value)) + name + value
+    buf += e + bytes(-len(e) % 4)
+assert len(buf) <= ixa * 4, 'the list does not fit the inline area'
+buf += bytes(ixa * 4 - len(buf))
+for i in range(ixa):
+    print(923 - ixa + i, struct.unpack_from('<I', buf, 4 * i)[0])
+PY
+) || { echo "put_ixattr: bad entries $*" >>"$WORK/inject.err"; return; }
+	echo "$words" | while read -r idx val; do
+		inj --node --nid "$ino" --mb i_addr --idx "$idx" --val "$val"
+	done
+}
+
+# A POSIX ACL in f2fs' on-disk form (version 1; user::rw-, user:1000:rw-,
+# group::r--, mask::rw-, other::r--), as the kernel stores it under name
+# index 2 (access) or 3 (default) with an empty name.
+ACL_HEX=010000000100060002000600e8030000040004001000060020000400
+
 # make_case BASE CMD: $IMG is a copy of base BASE corrupted by CMD; returns
 # non-zero (with the reason in $WORK/inject.err) when a corruption failed.
 prev_base=

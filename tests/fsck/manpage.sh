@@ -21,6 +21,11 @@ for opt in $("$FSCK" --help | grep -oE '(^| )--?[a-zA-Z][a-zA-Z-]*' | sort -u); 
 	esc=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
 	grep -q -- "$esc" "$MAN" && pass "option $opt" || fail "option $opt not documented"
 done
+# the informational codes listed under EXIT STATUS are exactly the table's
+man_info=$(sed -n '/^\.\\" INFO CODES/,/^\.\\" END INFO CODES/p' "$MAN" | grep -oE 'F2FS-[0-9]+' | sort | tr '\n' ' ')
+table_info=$("$FSCK" --list-problems | awk -F'\t' '$3 == "info" { print "F2FS-" $1 }' | sort | tr '\n' ' ')
+[ -n "$table_info" ] && [ "$man_info" = "$table_info" ] && pass "informational codes listed" ||
+	fail "EXIT STATUS lists informational codes '$man_info', the table has '$table_info'"
 for rc in 0 4 8 16; do
 	grep -q "^\.B $rc\$" "$MAN" && pass "exit $rc" || fail "exit code $rc not documented"
 done

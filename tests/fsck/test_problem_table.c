@@ -59,7 +59,7 @@ int main(void)
 			CHECK(strcmp(fsck_problems[j].name, d->name) != 0);
 	}
 	CHECK(fsck_problem_find((enum fsck_problem)999) == NULL);
-	CHECK(fsck_problem_find((enum fsck_problem)1009) == NULL);
+	CHECK(fsck_problem_find((enum fsck_problem)1099) == NULL);
 	CHECK(fsck_problem_index(PR_SB_COPY_INVALID) == 0);
 	return unit_finish("test_problem_table");
 }
