@@ -14,7 +14,8 @@
 # 2. The repaired image of every corruption case that repair.sh repairs
 #    (or only REPAIRED_CASES=id,id when set) is mounted, in boots of at
 #    most KERNEL_DISKS images: mount, list and read every file, write and
-#    delete more, unmount, no F2FS error.
+#    delete more, unmount, no F2FS error; the regular files the kernel reads
+#    (paths and contents) must be exactly those our dump.f2fs extracts.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
 require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 KT_SRC=$top_srcdir/tests/kernel
@@ -111,6 +112,24 @@ done < "$KWORK/disks.txt"
 [ -z "$disks" ] || mount_batch mount$batch $disks
 kt_say "$i repaired case images mounted, read, written and unmounted in $batch boot(s)"
 cat "$KWORK"/mount*/console.log.txt > "$KWORK/all-consoles.txt" 2>/dev/null
+# The files the kernel reads are the files our dump.f2fs extracts, byte for
+# byte: the repair kept what it says it kept, and nothing the kernel misreads.
+nsame=0
+while read -r c name f; do
+	rm -rf "$KWORK/x"
+	"$DUMP" -r -L -o "$KWORK/x" "$f" > /dev/null 2>&1 || { kt_bad "$name: dump.f2fs -r failed"; continue; }
+	ours=$(cd "$KWORK/x" && find . -type f | sed 's/^\.//' | LC_ALL=C sort | while read -r p; do
+		printf '%s %s\n' "$p" "$(md5sum < "./$p" | cut -c1-32)"
+	done | tee "$KWORK/$name.manifest" | md5sum | cut -c1-32)
+	kern=$(grep -E "(^|[^a-z0-9])$c: manifest " "$KWORK/all-consoles.txt" | head -n 1 | sed 's/.*manifest //')
+	if [ "${kern%% *}" = "$ours" ]; then
+		nsame=$((nsame + 1))
+	else
+		kt_bad "$name: the kernel reads other files than dump.f2fs extracts (kernel: ${kern:-none}, ours: $ours $(wc -l < "$KWORK/$name.manifest"))"
+	fi
+done < "$KWORK/disks.txt"
+rm -rf "$KWORK/x"
+kt_say "$nsame repaired case images: the kernel reads exactly the files dump.f2fs extracts"
 while read -r c name f; do
 	case "$LPF_CASES" in *" $name "*) ;; *) continue ;; esac
 	grep -qE "(^|[^a-z0-9])$c: lost\+found: [1-9][0-9]* reconnected" "$KWORK/all-consoles.txt" &&

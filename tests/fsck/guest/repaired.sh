@@ -1,8 +1,10 @@
 # Guest scenario (tests/fsck/kernel-repair.sh): every attached image was
 # repaired by our fsck.f2fs.  "pc" is a power-cut image whose roll-forward
 # chain the repair re-homed: the mount must replay the fsync'd files.  Every
-# other image: mount, list and read every file, write and delete more,
-# unmount, with no F2FS error (the harness judges the kernel log).
+# other image: mount, list and read every file (printing a manifest of the
+# regular files' paths and contents for the host to compare), write and
+# delete more, unmount, with no F2FS error (the harness judges the kernel
+# log).
 . /lib/ktest.sh
 
 if [ -e /dev/img/pc ]; then
@@ -19,6 +21,11 @@ for d in /dev/img/*; do
 	[ "$n" = pc ] && continue
 	kt_mount "$n" || continue
 	kt_run "$n: read every file" sh -c "find /mnt/$n -type f -exec cat {} + > /dev/null"
+	# what the kernel reads, for the host to compare with our dump.f2fs
+	find "/mnt/$n" -type f | sort | while read -r f; do
+		printf '%s %s\n' "${f#/mnt/$n}" "$(md5sum < "$f" | cut -c1-32)"
+	done > /tmp/manifest
+	echo "$n: manifest $(md5sum < /tmp/manifest | cut -c1-32) $(wc -l < /tmp/manifest)"
 	kt_run "$n: list" sh -c "ls -laR /mnt/$n > /dev/null"
 	if ls /mnt/$n/lost+found 2>/dev/null | grep -q '^#'; then
 		kt_run "$n: read lost+found" sh -c "ls -la /mnt/$n/lost+found/ > /dev/null &&
