@@ -246,6 +246,14 @@ typedef int (*dump_xattr_fn)(struct dump_ctx *ctx, const struct dump_xattr *x, v
 int dump_for_each_xattr(struct dump_ctx *ctx, const struct f2fs_node *inode,
 			dump_xattr_fn fn, void *arg);
 
+/* dump_compat.c: f2fs-tools' spelling of what scripts parse (text only). */
+void dump_compat_info(struct dump_ctx *ctx);
+void dump_compat_sb_fields(struct dump_ctx *ctx, const char *volume_name);
+void dump_compat_cp_fields(struct dump_ctx *ctx, const struct f2fs_checkpoint *cp);
+void dump_compat_i_addr(struct dump_ctx *ctx, const struct f2fs_inode *ri);
+void dump_compat_i_name(struct dump_ctx *ctx, const struct f2fs_inode *ri);
+void dump_compat_xattr(struct dump_ctx *ctx, const struct dump_xattr *x);
+
 /* dump_main.c: parse "a~b" / decimal / 0x-hex numbers. */
 int dump_parse_u32(const char *s, uint32_t *v);
 int dump_parse_range(const char *s, struct dump_range *r);

@@ -229,7 +229,7 @@ int dump_block_view(struct dump_ctx *ctx)
 		fprintf(ctx->out.f, "== block 0x%x (%u) ==\n", addr, addr);
 	kv_u64(&ctx->out, "blkaddr", addr);
 	if (addr < 2)
-		kv_str(&ctx->out, "area", addr ? "superblock copy 1" : "superblock copy 0");
+		kv_str(&ctx->out, "area", addr ? "superblock copy 2" : "superblock copy 1");
 	else if (addr < le32_to_cpu(fs->sb.cp_blkaddr))
 		kv_str(&ctx->out, "area", "unused (before segment0)");
 	else if (addr < fs->sit_blkaddr)

@@ -21,7 +21,14 @@ static const struct dump_field inode_fields[] = {
 	IN_F(i_mtime), IN_F(i_atime_nsec), IN_F(i_ctime_nsec), IN_F(i_mtime_nsec),
 	IN_F(i_generation), IN_F(i_current_depth), IN_F(i_xattr_nid), IN_F(i_flags),
 	IN_F(i_pino), IN_F(i_namelen),
+};
+
+/* In JSON; the text has f2fs-tools' "i_name [...]" line instead. */
+static const struct dump_field name_field[] = {
 	{ "i_name", offsetof(struct f2fs_inode, i_name), F2FS_NAME_LEN, 1, FK_STR },
+};
+
+static const struct dump_field inode_fields_after_name[] = {
 	IN_F(i_dir_level),
 	IN_X("i_ext.fofs", i_ext, 0), IN_X("i_ext.blk", i_ext, 4), IN_X("i_ext.len", i_ext, 8),
 };
@@ -75,8 +82,10 @@ static bool printable(const uint8_t *b, size_t len)
 
 static int print_xattr(struct dump_ctx *ctx, const struct dump_xattr *x, void *arg)
 {
+	unsigned int *count = arg;
 	char name[300];
 
+	(*count)++;
 	snprintf(name, sizeof(name), "%s%.*s", x->prefix, (int)x->name_len, (const char *)x->name);
 	if (ctx->out.json) {
 		out_obj_begin(&ctx->out, NULL);
@@ -87,6 +96,7 @@ static int print_xattr(struct dump_ctx *ctx, const struct dump_xattr *x, void *a
 		out_obj_end(&ctx->out);
 		return 0;
 	}
+	dump_compat_xattr(ctx, x);
 	if (printable(x->value, x->value_len)) {
 		fprintf(ctx->out.f, "xattr %-24s \"%.*s\"\n", name, (int)x->value_len,
 			(const char *)x->value);
@@ -103,13 +113,16 @@ static int print_xattr(struct dump_ctx *ctx, const struct dump_xattr *x, void *a
 
 static int print_xattrs(struct dump_ctx *ctx, const struct f2fs_node *inode)
 {
+	unsigned int count = 0;
 	int err;
 
 	if (ctx->out.json)
 		out_arr_begin(&ctx->out, "xattrs");
-	err = dump_for_each_xattr(ctx, inode, print_xattr, NULL);
+	err = dump_for_each_xattr(ctx, inode, print_xattr, &count);
 	if (ctx->out.json)
 		out_arr_end(&ctx->out);
+	else if (count)
+		fputc('\n', ctx->out.f);	/* f2fs-tools ends its xattr blocks so */
 	return err;
 }
 
@@ -256,7 +269,14 @@ int dump_inode_view(struct dump_ctx *ctx)
 	kv_u64(&ctx->out, "ino", ino);
 	kv_u64(&ctx->out, "node_blkaddr", addr);
 	dump_print_fields(ctx, inode_fields, NF(inode_fields), &node->i, NULL);
+	if (ctx->out.json)
+		dump_print_fields(ctx, name_field, 1, &node->i, NULL);
+	else
+		dump_compat_i_name(ctx, &node->i);
+	dump_print_fields(ctx, inode_fields_after_name, NF(inode_fields_after_name), &node->i,
+			  NULL);
 	print_extra(ctx, &node->i);
+	dump_compat_i_addr(ctx, &node->i);
 	dump_print_fields(ctx, nid_fields, 1, &node->i, NULL);
 	dump_print_fields(ctx, footer_fields, NF(footer_fields), node, NULL);
 	print_checksum(ctx, node);

@@ -56,7 +56,8 @@ static void usage(FILE *f)
 	      "  -I ino          scan node segments for every copy of an inode's nodes\n"
 	      "  --json          one JSON document instead of text\n"
 	      "  --output file   write to file instead of stdout\n"
-	      "  -V              print the version\n"
+	      "  -V, --version   print the version\n"
+	      "  -h, --help      print this help\n"
 	      "Ranges: a~b, with b = -1 for the end; numbers are decimal or 0x-hex.\n", f);
 }
 
@@ -176,6 +177,18 @@ static int parse_short(struct dump_ctx *ctx, int c, const char *arg)
 	}
 }
 
+/* Name the option getopt_long() refused ('?') or found without its
+ * argument (':') as the user wrote it. */
+static int bad_option(struct dump_ctx *ctx, int c, int argc, char **argv)
+{
+	const char *what = c == ':' ? "option needs an argument:" : "unknown option";
+
+	if (optopt > 0 && optopt < 128)
+		return dump_fail(ctx, -EINVAL, "%s -%c (see --help)", what, optopt);
+	return dump_fail(ctx, -EINVAL, "%s %s (see --help)", what,
+			 optind > 0 && optind <= argc ? argv[optind - 1] : "?");
+}
+
 /* Returns 0, 1 for "exit 0 now" (help/version), or a negative error. */
 static int parse_args(struct dump_ctx *ctx, int argc, char **argv)
 {
@@ -183,7 +196,7 @@ static int parse_args(struct dump_ctx *ctx, int argc, char **argv)
 	int c, err;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "d:i:I:o:PLrMn:s:a:b:VfyNSh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:i:I:o:PLrMn:s:a:b:VfyNSh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_JSON: o->json = true; break;
 		case OPT_OUTPUT: o->output = optarg; break;
@@ -199,8 +212,7 @@ static int parse_args(struct dump_ctx *ctx, int argc, char **argv)
 		case 'h': case OPT_HELP: usage(stdout); return 1;
 		case 'V': printf("dump.f2fs (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); return 1;
 		case '?': case ':':
-			return dump_fail(ctx, -EINVAL, "invalid or incomplete option '%s' (see --help)",
-					 argv[optind - 1]);
+			return bad_option(ctx, c, argc, argv);
 		default:
 			err = parse_short(ctx, c, optarg);
 			if (err)
@@ -287,7 +299,7 @@ static int open_volume(struct dump_ctx *ctx)
 	err = f2fs_fs_open(ctx->opt.device, &dev_opts, &ctx->fs);
 	if (err && (!ctx->fs || ctx->fs->sb_index < 0)) {
 		if (ctx->fs)
-			return dump_fail(ctx, err, "%s: no valid superblock (copy 0: %s; copy 1: %s)",
+			return dump_fail(ctx, err, "%s: no valid superblock (copy 1: %s; copy 2: %s)",
 					 ctx->opt.device,
 					 ctx->fs->sb_check[0].why ? ctx->fs->sb_check[0].why : "?",
 					 ctx->fs->sb_check[1].why ? ctx->fs->sb_check[1].why : "?");

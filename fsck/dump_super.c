@@ -418,13 +418,13 @@ static void print_sb_status(struct dump_ctx *ctx)
 	int i;
 
 	if (ctx->out.json) {
-		out_u64(&ctx->out, "copy_in_use", (uint64_t)fs->sb_index);
+		out_u64(&ctx->out, "copy_in_use", (uint64_t)fs->sb_index + 1);
 		out_arr_begin(&ctx->out, "copies");
 	} else {
-		fprintf(ctx->out.f, "%-30s %d\n", "superblock copy in use", fs->sb_index);
+		fprintf(ctx->out.f, "%-30s %d\n", "superblock copy in use", fs->sb_index + 1);
 	}
 	for (i = 0; i < 2; i++)
-		print_check(ctx, i ? "superblock copy 1" : "superblock copy 0",
+		print_check(ctx, i ? "superblock copy 2" : "superblock copy 1",
 			    i == fs->sb_index, &fs->sb_check[i], false, 0);
 	if (ctx->out.json)
 		out_arr_end(&ctx->out);
@@ -484,6 +484,13 @@ static void print_superblock(struct dump_ctx *ctx)
 		fputs("== superblock ==\n", ctx->out.f);
 	print_sb_status(ctx);
 	dump_print_fields(ctx, sb_fields, NFIELDS(sb_fields), sb, sb);
+	if (!ctx->out.json) {
+		char label[MAX_VOLUME_NAME * 4 + 1];
+
+		utf16_to_utf8((const uint8_t *)sb->volume_name, MAX_VOLUME_NAME, label,
+			      sizeof(label));
+		dump_compat_sb_fields(ctx, label);
+	}
 	f2fs_features_to_string(le32_to_cpu(sb->feature), feats, sizeof(feats));
 	print_names(ctx, "feature_names", feats);
 	if (le32_to_cpu(sb->feature) & F2FS_FEATURE_SB_CHKSUM) {
@@ -510,6 +517,7 @@ static void print_checkpoint(struct dump_ctx *ctx)
 		fputs("== checkpoint ==\n", ctx->out.f);
 	print_cp_status(ctx);
 	dump_print_fields(ctx, cp_fields, NFIELDS(cp_fields), cp, &ctx->fs->sb);
+	dump_compat_cp_fields(ctx, cp);
 	cp_flags_string(le32_to_cpu(cp->ckpt_flags), flags, sizeof(flags));
 	print_names(ctx, "ckpt_flag_names", flags);
 	print_bitmaps(ctx);
@@ -529,7 +537,8 @@ void dump_report_fallbacks(struct dump_ctx *ctx)
 			continue;
 		if (fs->sb_index >= 0)
 			fprintf(stderr, "dump.f2fs: superblock copy %d is invalid (%s); using copy %d\n",
-				i, fs->sb_check[i].why ? fs->sb_check[i].why : "?", fs->sb_index);
+				i + 1, fs->sb_check[i].why ? fs->sb_check[i].why : "?",
+				fs->sb_index + 1);
 	}
 	if (fs->sb_index < 0 || !fs->cp)
 		return;
@@ -551,5 +560,6 @@ int dump_super_view(struct dump_ctx *ctx)
 	if (!fs->cp || fs->cp_index < 0)
 		return dump_fail(ctx, -EFSCORRUPTED, "no valid checkpoint pack");
 	print_checkpoint(ctx);
+	dump_compat_info(ctx);
 	return 0;
 }

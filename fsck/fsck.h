@@ -73,6 +73,7 @@ struct fsck_opts {
 	uint64_t write_limit;	/* --write-limit N (test hook): drop writes after N */
 	int nat_read;		/* --nat-read=single|batch (bench): read the NAT blocks
 				 * the commit rewrites before it, timed; 0 = not */
+	int nolinear_lookup;	/* --nolinear-lookup=0|1; -1 when not given */
 };
 
 /* Per-nid state, calloc'd for max_nid entries (only touched pages become
@@ -205,6 +206,9 @@ bool fsck_quota_settled(const struct fsck_ctx *ctx);
 void fsck_quota_free(struct fsck_ctx *ctx);
 /* -l: print superblock and checkpoint fields. */
 void fsck_print_sb_cp(struct fsck_ctx *ctx);
+/* Before the check (fsck_tune.c): apply --nolinear-lookup, or print a
+ * casefolded volume's linear_lookup line.  -1 to go on, or an exit code. */
+int fsck_linear_lookup(const struct fsck_opts *o);
 
 /* ---- repair (fsck_fix.c records fixes, fsck_repair.c applies them) ---- */
 #include "fsck_repair.h"

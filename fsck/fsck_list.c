@@ -1,19 +1,63 @@
 /*
  * fsck_list.c - fsck.f2fs -l: the superblock in use and the chosen
- * checkpoint as "name: value" lines, the way f2fs-tools prints them.
+ * checkpoint as "name:" lines padded to 30 columns, then the value, in
+ * the order and spelling of f2fs-tools 1.15's fsck.f2fs -l (scripts parse
+ * it); then what f2fs-tools does not print: which superblock copy and
+ * checkpoint pack are in use (numbered 1 and 2, as inject.f2fs --sb/--cp
+ * and dump.f2fs name them) and the feature bits.
  */
 #include <inttypes.h>
 
 #include "fsck.h"
 
-#define SB32(f) printf("%-28s: %" PRIu32 "\n", #f, le32_to_cpu(sb->f))
-#define CP32(f) printf("%-28s: %" PRIu32 "\n", #f, le32_to_cpu(cp->f))
-#define CP64(f) printf("%-28s: %" PRIu64 "\n", #f, le64_to_cpu(cp->f))
-
-static void print_sb(const struct f2fs_super_block *sb, int index)
+static void line_u64(const char *name, uint64_t v)
 {
-	printf("superblock copy             : %d\n", index);
+	char key[64];
+
+	snprintf(key, sizeof(key), "%.60s:", name);
+	printf("%-30s %" PRIu64 "\n", key, v);
+}
+
+#define SB32(f) line_u64(#f, le32_to_cpu(sb->f))
+#define CP32(f) line_u64(#f, le32_to_cpu(cp->f))
+#define CP64(f) line_u64(#f, le64_to_cpu(cp->f))
+
+/* The volume label: UTF-16LE, printed as UTF-8 (invalid units as '?'). */
+static void print_label(const struct f2fs_super_block *sb)
+{
+	char out[MAX_VOLUME_NAME * 3 + 1];
+	size_t n = 0;
+
+	for (int i = 0; i < MAX_VOLUME_NAME && n + 4 < sizeof(out); i++) {
+		uint32_t c = le16_to_cpu(sb->volume_name[i]);
+
+		if (!c)
+			break;
+		if (c >= 0xd800 && c < 0xe000)
+			c = '?';
+		if (c < 0x80) {
+			out[n++] = (char)c;
+		} else if (c < 0x800) {
+			out[n++] = (char)(0xc0 | (c >> 6));
+			out[n++] = (char)(0x80 | (c & 0x3f));
+		} else {
+			out[n++] = (char)(0xe0 | (c >> 12));
+			out[n++] = (char)(0x80 | ((c >> 6) & 0x3f));
+			out[n++] = (char)(0x80 | (c & 0x3f));
+		}
+	}
+	out[n] = '\0';
+	printf("%-30s %s\n", "Filesystem volume name:", out);
+}
+
+static void print_sb(const struct f2fs_super_block *sb)
+{
+	char version[VERSION_LEN + 1];
+
 	SB32(magic);
+	SB32(major_ver);
+	print_label(sb);
+	SB32(minor_ver);
 	SB32(log_sectorsize);
 	SB32(log_sectors_per_block);
 	SB32(log_blocksize);
@@ -21,7 +65,7 @@ static void print_sb(const struct f2fs_super_block *sb, int index)
 	SB32(segs_per_sec);
 	SB32(secs_per_zone);
 	SB32(checksum_offset);
-	printf("%-28s: %" PRIu64 "\n", "block_count", le64_to_cpu(sb->block_count));
+	line_u64("block_count", le64_to_cpu(sb->block_count));
 	SB32(section_count);
 	SB32(segment_count);
 	SB32(segment_count_ckpt);
@@ -39,26 +83,49 @@ static void print_sb(const struct f2fs_super_block *sb, int index)
 	SB32(node_ino);
 	SB32(meta_ino);
 	SB32(cp_payload);
-	printf("%-28s: 0x%" PRIx32 "\n", "feature", le32_to_cpu(sb->feature));
 	SB32(crc);
+	for (size_t i = 0; i < VERSION_LEN; i++) {
+		char c = (char)sb->version[i];
+
+		version[i] = c && (c < 0x20 || c > 0x7e) ? '?' : c;
+	}
+	version[VERSION_LEN] = '\0';
+	printf("%-30s%s\n", "version", version);
 }
 
-static void print_cp(const struct f2fs_checkpoint *cp, int pack)
+static void print_curseg(const char *what, const struct f2fs_checkpoint *cp, bool node)
 {
-	printf("checkpoint pack             : %d\n", pack + 1);
+	static const char *const logs[2][3] = {
+		{ "CURSEG_HOT_DATA", "CURSEG_WARM_DATA", "CURSEG_COLD_DATA" },
+		{ "CURSEG_HOT_NODE", "CURSEG_WARM_NODE", "CURSEG_COLD_NODE" },
+	};
+	char name[64];
+
+	for (int i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "alloc_type[%s]", logs[node][i]);
+		line_u64(name, cp->alloc_type[node ? CURSEG_HOT_NODE + i : CURSEG_HOT_DATA + i]);
+	}
+	for (int i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "cur_%s_segno[%d]", what, i);
+		line_u64(name, le32_to_cpu(node ? cp->cur_node_segno[i] : cp->cur_data_segno[i]));
+	}
+	for (int i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "cur_%s_blkoff[%d]", what, i);
+		line_u64(name, le16_to_cpu(node ? cp->cur_node_blkoff[i] : cp->cur_data_blkoff[i]));
+	}
+}
+
+static void print_cp(const struct f2fs_checkpoint *cp)
+{
 	CP64(checkpoint_ver);
 	CP64(user_block_count);
 	CP64(valid_block_count);
 	CP32(rsvd_segment_count);
 	CP32(overprov_segment_count);
 	CP32(free_segment_count);
-	for (int i = 0; i < NR_CURSEG_NODE_TYPE; i++)
-		printf("cur_node_segno[%d]           : %" PRIu32 " (blkoff %u)\n", i,
-		       le32_to_cpu(cp->cur_node_segno[i]), le16_to_cpu(cp->cur_node_blkoff[i]));
-	for (int i = 0; i < NR_CURSEG_DATA_TYPE; i++)
-		printf("cur_data_segno[%d]           : %" PRIu32 " (blkoff %u)\n", i,
-		       le32_to_cpu(cp->cur_data_segno[i]), le16_to_cpu(cp->cur_data_blkoff[i]));
-	printf("%-28s: 0x%" PRIx32 "\n", "ckpt_flags", le32_to_cpu(cp->ckpt_flags));
+	print_curseg("node", cp, true);
+	print_curseg("data", cp, false);
+	CP32(ckpt_flags);
 	CP32(cp_pack_total_block_count);
 	CP32(cp_pack_start_sum);
 	CP32(valid_node_count);
@@ -68,6 +135,7 @@ static void print_cp(const struct f2fs_checkpoint *cp, int pack)
 	CP32(nat_ver_bitmap_bytesize);
 	CP32(checksum_offset);
 	CP64(elapsed_time);
+	line_u64("sit_nat_version_bitmap[0]", cp->sit_nat_version_bitmap[0]);	/* a byte */
 }
 
 void fsck_print_sb_cp(struct fsck_ctx *ctx)
@@ -78,9 +146,14 @@ void fsck_print_sb_cp(struct fsck_ctx *ctx)
 		printf("no valid superblock\n");
 		return;
 	}
-	print_sb(&fs->sb, fs->sb_index);
+	print_sb(&fs->sb);
 	if (fs->cp)
-		print_cp(fs->cp, fs->cp_index);
+		print_cp(fs->cp);
+	printf("\n\n");
+	line_u64("superblock copy in use", (uint64_t)fs->sb_index + 1);
+	printf("%-30s 0x%" PRIx32 "\n", "feature:", le32_to_cpu(fs->sb.feature));
+	if (fs->cp)
+		line_u64("checkpoint pack in use", (uint64_t)fs->cp_index + 1);
 	else
 		printf("no valid checkpoint\n");
 }

@@ -33,7 +33,10 @@ static void usage(FILE *f)
 		"  -t              print the directory tree while checking\n"
 		"  -C fd           progress lines to file descriptor fd (0: a bar on a terminal)\n"
 		"  --json          report as one JSON document on stdout\n"
-		"  -V              print the version and exit\n"
+		"  -V, --version   print the version and exit\n"
+		"  -h, --help      print this help and exit\n"
+		"  --nolinear-lookup=0|1  casefolded volumes: let the kernel fall back to a linear\n"
+		"                  search when a name's hash misses (0) or not (1); writes the superblock\n"
 		"  --list-problems print the problem table and exit\n"
 		"  -c N, -m N, -q N, -M, -g android, --kernel-check, --no-kernel-check,\n"
 		"  --debug-cache   accepted for compatibility, ignored\n");
@@ -54,7 +57,7 @@ static void list_problems(void)
 }
 
 enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP, OPT_PROBLEMS, OPT_WRITE_LIMIT,
-       OPT_NAT_READ };
+       OPT_NAT_READ, OPT_NOLINEAR_LOOKUP };
 
 static const struct option long_opts[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -63,6 +66,8 @@ static const struct option long_opts[] = {
 	{ "no-kernel-check", no_argument, NULL, OPT_IGNORED },
 	{ "debug-cache", no_argument, NULL, OPT_IGNORED },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, 'V' },
+	{ "nolinear-lookup", required_argument, NULL, OPT_NOLINEAR_LOOKUP },
 	{ "list-problems", no_argument, NULL, OPT_PROBLEMS },
 	{ "write-limit", required_argument, NULL, OPT_WRITE_LIMIT },
 	{ "nat-read", required_argument, NULL, OPT_NAT_READ },
@@ -113,6 +118,19 @@ static bool parse_progress(struct fsck_opts *o)
 	return true;
 }
 
+/* "fsck.f2fs: unknown option -x", naming the option getopt_long() just
+ * refused as the user wrote it, then the usage. */
+static int refuse_option(int argc, char **argv, const char *what)
+{
+	if (optopt > 0 && optopt < 128)
+		fprintf(stderr, "fsck.f2fs: %s -%c\n", what, optopt);
+	else
+		fprintf(stderr, "fsck.f2fs: %s %s\n", what,
+			optind > 0 && optind <= argc ? argv[optind - 1] : "?");
+	usage(stderr);
+	return FSCK_EXIT_USAGE;
+}
+
 /* Returns -1 to go on, or an exit code. */
 static int parse_args(int argc, char **argv, struct fsck_opts *o)
 {
@@ -121,8 +139,9 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->progress_fd = -1;
+	o->nolinear_lookup = -1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ap:fynNd:ltC:c:m:q:Mg:VSHO:", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ap:fynNd:ltC:c:m:q:Mg:VhSHO:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': o->mode = FSCK_MODE_PREEN; break;
 		case 'p': parse_preen(argc, argv, o); break;
@@ -162,9 +181,17 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 		case 'V':
 			printf("fsck.f2fs (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return FSCK_EXIT_OK;
-		case OPT_HELP:
+		case OPT_HELP: case 'h':
 			usage(stdout);
 			return FSCK_EXIT_OK;
+		case OPT_NOLINEAR_LOOKUP:
+			if (strcmp(optarg, "0") && strcmp(optarg, "1")) {
+				fprintf(stderr, "fsck.f2fs: --nolinear-lookup takes 0 (enable the "
+					"linear lookup) or 1 (disable it)\n");
+				return FSCK_EXIT_USAGE;
+			}
+			o->nolinear_lookup = optarg[0] - '0';
+			break;
 		case OPT_PROBLEMS:
 			list_problems();
 			return FSCK_EXIT_OK;
@@ -176,13 +203,9 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 				o->mode = FSCK_MODE_PREEN;
 				break;
 			}
-			fprintf(stderr, "fsck.f2fs: option -%c needs an argument\n", optopt);
-			usage(stderr);
-			return FSCK_EXIT_USAGE;
+			return refuse_option(argc, argv, "this option needs an argument:");
 		default:
-			fprintf(stderr, "fsck.f2fs: unknown option\n");
-			usage(stderr);
-			return FSCK_EXIT_USAGE;
+			return refuse_option(argc, argv, "unknown option");
 		}
 	}
 	if (optind != argc - 1) {
@@ -497,6 +520,9 @@ int main(int argc, char **argv)
 	int code;
 
 	code = parse_args(argc, argv, &o);
+	if (code >= 0)
+		return code;
+	code = fsck_linear_lookup(&o);
 	if (code >= 0)
 		return code;
 	code = run_once(&o, &again);

@@ -20,17 +20,19 @@
 
 #define KNOWN_FEATURES	0x0001FFFFu
 
+/* Copies and packs are numbered 1 and 2 in messages, as inject.f2fs --sb
+ * and --cp and dump.f2fs number them (0 there means "the one in use"). */
 static void check_sb_copies(struct fsck_ctx *ctx)
 {
 	struct f2fs_fs *fs = ctx->fs;
 
 	for (int i = 0; i < 2; i++)
 		if (fs->sb_check[i].err)
-			fsck_report(ctx, PR_SB_COPY_INVALID, FSCK_OBJ(.sb = (uint64_t)i,
+			fsck_report(ctx, PR_SB_COPY_INVALID, FSCK_OBJ(.sb = (uint64_t)i + 1,
 				    .str = fs->sb_check[i].why ? fs->sb_check[i].why : "unreadable"));
 	if (!fs->sb_check[0].err && !fs->sb_check[1].err &&
 	    memcmp(&fs->sb_copy[0], &fs->sb_copy[1], sizeof(fs->sb_copy[0])))
-		fsck_report(ctx, PR_SB_COPIES_DIFFER, FSCK_OBJ(.sb = (uint64_t)fs->sb_index));
+		fsck_report(ctx, PR_SB_COPIES_DIFFER, FSCK_OBJ(.sb = (uint64_t)fs->sb_index + 1));
 }
 
 static bool any_nonzero(const uint8_t *p, size_t n)

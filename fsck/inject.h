@@ -123,8 +123,11 @@ int inj_set_uint(struct inj_ctx *c, uint8_t *p, unsigned int size, bool hex,
 /* --mb raw --idx OFFSET --val BYTE on a buffer of len bytes; *off gets
  * the offset patched. */
 int inj_set_raw(struct inj_ctx *c, uint8_t *base, size_t len, uint32_t *off);
-/* Print a table's member names (for -h). */
-void inj_field_list(const struct inj_field *tab, const char *indent);
+/* -h: one "  member: description" line per member, the format fstests
+ * greps for ("inject.f2fs --node 0 -h | grep i_links:").  what names the
+ * structure ("inode", "superblock"). */
+void inj_field_list(const struct inj_field *tab, const char *what);
+void inj_member_line(const char *name, const char *what);
 
 uint64_t inj_get_uint(const uint8_t *p, unsigned int size);
 void inj_put_uint(uint8_t *p, unsigned int size, uint64_t v);

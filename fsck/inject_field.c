@@ -18,13 +18,19 @@ const struct inj_field *inj_field_find(const struct inj_field *tab, const char *
 	return NULL;
 }
 
-void inj_field_list(const struct inj_field *tab, const char *indent)
+void inj_member_line(const char *name, const char *what)
+{
+	printf("  %s: %s\n", name, what);
+}
+
+void inj_field_list(const struct inj_field *tab, const char *what)
 {
 	for (; tab->name; tab++) {
 		if (tab->count > 1)
-			printf("%s%s[%u]\n", indent, tab->name, tab->count);
+			printf("  %s: inject %s %s[--idx], %u entries\n", tab->name, what,
+			       tab->name, tab->count);
 		else
-			printf("%s%s\n", indent, tab->name);
+			printf("  %s: inject %s %s\n", tab->name, what, tab->name);
 	}
 }
 

@@ -48,6 +48,7 @@ static const struct option long_opts[] = {
 	{ "cp-blk", required_argument, NULL, OPT_CP_BLK },
 	{ "no-fix-checksum", no_argument, NULL, OPT_NO_FIX },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -104,7 +105,8 @@ static void usage(FILE *f)
 "  --blk ADDR --mb raw --idx OFFSET --val BYTE         any block\n"
 "  --no-fix-checksum   leave checksums as they are after the change\n"
 "  --dry-run           do not write anything\n"
-"  -d N                debug level; -V version; -h help (with a target: its members)\n",
+"  -d N                debug level; -V, --version; -h, --help (with a target: its\n"
+"                      members, one \"  member: description\" line each)\n",
 	f);
 }
 
@@ -228,13 +230,27 @@ static int parse_one(int opt, const char *arg, struct inject_opts *o, bool *help
 	}
 }
 
+/* Name the option getopt_long() refused ('?') or found without its
+ * argument (':') as the user wrote it; -1. */
+static int refuse_option(int opt, int argc, char **argv)
+{
+	const char *what = opt == ':' ? "option needs an argument:" : "unknown option";
+
+	usage(stderr);
+	if (optopt > 0 && optopt < 128)
+		return inj_err("%s -%c", what, optopt);
+	return inj_err("%s %s", what, optind > 0 && optind <= argc ? argv[optind - 1] : "?");
+}
+
 static int parse_args(int argc, char **argv, struct inject_opts *o)
 {
 	bool help = false;
 	int opt, r;
 
-	opterr = 1;
-	while ((opt = getopt_long(argc, argv, "d:Vh", long_opts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":d:Vh", long_opts, NULL)) != -1) {
+		if (opt == '?' || opt == ':')
+			return refuse_option(opt, argc, argv);
 		r = parse_one(opt, optarg, o, &help);
 		if (r)
 			return r;

@@ -87,11 +87,14 @@ static const struct inj_field *const node_tables[] = {
 
 void inject_list_node_members(void)
 {
+	static const char *const what[] = {
+		"node footer", "inode", "direct or indirect node",
+	};
 	size_t i;
 
 	for (i = 0; i < sizeof(node_tables) / sizeof(node_tables[0]); i++)
-		inj_field_list(node_tables[i], "  ");
-	puts("  raw (--idx BYTE_OFFSET in the block)");
+		inj_field_list(node_tables[i], what[i]);
+	inj_member_line("raw", "inject byte --idx BYTE_OFFSET of the node block");
 }
 
 #define CSUM_START offsetof(struct f2fs_node, i.i_inode_checksum)

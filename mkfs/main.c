@@ -183,11 +183,15 @@ static void print_summary(const struct mkfs_ctx *ctx)
 	printf("  user space           %llu MiB\n",
 	       (unsigned long long)(l->user_block_count >> 8));
 	printf("  features             %s\n", features[0] ? features : "(none)");
-	for (unsigned int i = 0; l->ndevs > 1 && i < l->ndevs; i++)
+	for (unsigned int i = 0; l->ndevs > 1 && i < l->ndevs; i++) {
 		printf("  device %u             %s: %u segments, blocks %llu..%llu\n", i,
 		       i ? ctx->o.extra_dev[i - 1] : ctx->o.device, l->dev_segments[i],
 		       (unsigned long long)l->dev_first_blk[i],
 		       (unsigned long long)l->dev_last_blk[i]);
+		if (ctx->o.given_dev[i])
+			printf("                       (given as %s; the superblock stores "
+			       "absolute paths)\n", ctx->o.given_dev[i]);
+	}
 	if (ctx->o.debug > 0) {
 		printf("  segment0 %u cp %u sit %u nat %u ssa %u main %u\n", l->segment0_blkaddr,
 		       l->cp_blkaddr, l->sit_blkaddr, l->nat_blkaddr, l->ssa_blkaddr,

@@ -47,6 +47,11 @@ struct mkfs_opts {
 	const char *file_contexts;	/* --file-contexts (SELinux labels) */
 	const char *extra_dev[MAX_DEVICES - 1];	/* -c, in order */
 	unsigned int n_extra_dev;
+	/* With -c the superblock's device list holds absolute paths (the
+	 * kernel and fsck open the devices from any directory): device and
+	 * extra_dev[] are made absolute, and given_dev[] keeps what was
+	 * typed (device first) for the summary; NULL when it was absolute. */
+	const char *given_dev[MAX_DEVICES];
 	char *kept[64];			/* argument copies the lists point into */
 	unsigned int n_kept;
 };

@@ -34,7 +34,8 @@ void mkfs_usage(FILE *f)
 "Usage: mkfs.f2fs [options] device [sectors]\n"
 "Options:\n"
 "  -a N          ignored (heap allocation is obsolete)\n"
-"  -c dev[,dev]  add devices to the volume (up to 7; repeatable)\n"
+"  -c dev[,dev]  add devices to the volume (up to 7; repeatable); all device\n"
+"                paths are stored absolute\n"
 "  -C enc[:flg]  enable casefolding with encoding utf8; flags strict, nostrict\n"
 "  -d N          debug level\n"
 "  -e ext,...    extra cold file extensions\n"
@@ -55,7 +56,7 @@ void mkfs_usage(FILE *f)
 "  -t 0|1        discard the device first (default 1)\n"
 "  -T time       fixed timestamp (seconds since the epoch) for the inodes\n"
 "  -U uuid       volume UUID (default: random)\n"
-"  -V            print the version and exit\n"
+"  -V, --version print the version and exit\n"
 "  -w size       sector size used by the sectors argument\n"
 "  -z N          sections per zone (default 1)\n"
 "  --file-contexts FILE  label / and /lost+found from an SELinux file_contexts\n"
@@ -177,6 +178,61 @@ static int add_devices(struct mkfs_opts *o, const char *list)
 			return -EINVAL;
 		}
 		o->extra_dev[o->n_extra_dev++] = tok;
+	}
+	return 0;
+}
+
+/* A relative device path as an absolute one (the working directory in
+ * front, leading "./" dropped; symlinks are kept as named).  NULL when it
+ * does not fit the superblock's MAX_PATH_LEN or memory runs out (message
+ * printed). */
+static const char *absolute_path(struct mkfs_opts *o, const char *path)
+{
+	char cwd[4096], full[4096 + MAX_PATH_LEN];
+	const char *abs;
+
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	if (!getcwd(cwd, sizeof(cwd))) {
+		mkfs_err("cannot make device path '%s' absolute: %s", path, strerror(errno));
+		return NULL;
+	}
+	snprintf(full, sizeof(full), "%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "", path);
+	if (strlen(full) >= MAX_PATH_LEN) {
+		mkfs_err("device path '%s' (given as '%s') is longer than %d characters; the "
+			 "superblock stores absolute paths", full, path, MAX_PATH_LEN - 1);
+		return NULL;
+	}
+	abs = keep_copy(o, full);
+	if (!abs)
+		mkfs_err("out of memory");
+	return abs;
+}
+
+/* -c: every device of the list, the first included, stored absolute. */
+static int absolute_paths(struct mkfs_opts *o)
+{
+	const char **paths[MAX_DEVICES];
+	unsigned int i;
+
+	paths[0] = &o->device;
+	for (i = 0; i < o->n_extra_dev; i++)
+		paths[i + 1] = &o->extra_dev[i];
+	for (i = 0; i <= o->n_extra_dev; i++) {
+		const char *p = *paths[i];
+
+		if (p[0] == '/') {
+			if (strlen(p) >= MAX_PATH_LEN) {
+				mkfs_err("device path '%s' is longer than %d characters", p,
+					 MAX_PATH_LEN - 1);
+				return -EINVAL;
+			}
+			continue;
+		}
+		o->given_dev[i] = p;
+		*paths[i] = absolute_path(o, p);
+		if (!*paths[i])
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -466,6 +522,7 @@ int mkfs_parse_args(struct mkfs_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, 'V' },
 		{ "file-contexts", required_argument, NULL, OPT_FILE_CONTEXTS },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -485,10 +542,14 @@ int mkfs_parse_args(struct mkfs_ctx *ctx, int argc, char **argv)
 			printf("mkfs.f2fs (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return 1;
 		case ':':
-			mkfs_err("option -%c needs an argument (see --help)", optopt);
+			if (optopt > 0 && optopt < 128)
+				mkfs_err("option -%c needs an argument (see --help)", optopt);
+			else
+				mkfs_err("option %s needs an argument (see --help)",
+					 argv[optind - 1]);
 			return -EINVAL;
 		case '?':
-			if (optopt)
+			if (optopt > 0 && optopt < 128)
 				mkfs_err("unknown option -%c (see --help)", optopt);
 			else
 				mkfs_err("unknown option %s (see --help)", argv[optind - 1]);
@@ -515,11 +576,8 @@ int mkfs_parse_args(struct mkfs_ctx *ctx, int argc, char **argv)
 		mkfs_err("unexpected argument '%s'", argv[optind]);
 		return -EINVAL;
 	}
-	if (o->n_extra_dev && strlen(o->device) >= MAX_PATH_LEN) {
-		mkfs_err("device path '%s' is longer than %d characters", o->device,
-			 MAX_PATH_LEN - 1);
+	if (o->n_extra_dev && absolute_paths(o))
 		return -EINVAL;
-	}
 	if ((o->features & F2FS_FEATURE_CASEFOLD) && !o->s_encoding)
 		o->s_encoding = F2FS_ENC_UTF8_12_1;
 	return mkfs_check_features(o);

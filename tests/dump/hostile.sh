@@ -2,7 +2,7 @@
 # tests/dump/hostile.sh: dump.f2fs on corrupted images never crashes (exit
 # status 0 or 1 only, with a one-line message on failure), never writes
 # outside the -o directory, and falls back the way the kernel does:
-# - superblock copy 0 zeroed: copy 1 is used, it says so on stderr, and
+# - superblock copy 1 zeroed: copy 2 is used, it says so on stderr, and
 #   every value is the same as on the intact image;
 # - both copies zeroed: exit 1 with one line on stderr;
 # - current checkpoint pack broken: the other pack is used, it says so;
@@ -63,21 +63,23 @@ run_views() {
 		sh -c "[ -z \"\$(ls -A '$WORK/escape' 2>/dev/null)\" ]"
 }
 
-# superblock copy 0 zeroed
+# superblock copy 1 (block 0) zeroed; copies are numbered 1 and 2 as
+# inject.f2fs --sb numbers them
 fresh_copy
 put "$WORK/t.img" 0 1024 3072 zero
 "$DUMP" --json "$WORK/t.img" > "$WORK/t.json" 2> "$WORK/t.err"
-check "sb copy 0 zeroed: exit 0" test $? -eq 0
-check "sb copy 0 zeroed: says it uses copy 1" grep -q "superblock copy 0 is invalid.*using copy 1" "$WORK/t.err"
-check "sb copy 0 zeroed: same values from copy 1" python3 -c "
+check "sb copy 1 zeroed: exit 0" test $? -eq 0
+check "sb copy 1 zeroed: says it uses copy 2" grep -q "superblock copy 1 is invalid.*using copy 2" "$WORK/t.err"
+check "sb copy 1 zeroed: same values from copy 2" python3 -c "
 import json
 a = json.load(open('$WORK/base.json')); b = json.load(open('$WORK/t.json'))
-assert b['superblock']['copy_in_use'] == 1
+assert a['superblock']['copy_in_use'] == 1
+assert b['superblock']['copy_in_use'] == 2
 for d in (a, b):
     for k in ('copies', 'copy_in_use'): d['superblock'].pop(k)
 assert a == b, 'values differ'
 "
-run_views "sb copy 0 zeroed"
+run_views "sb copy 1 zeroed"
 
 # both copies zeroed
 put "$WORK/t.img" 1 1024 3072 zero

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/inject/manpage.sh: man/inject.f2fs.8 documents every member that
-# `inject.f2fs TARGET -h` lists and every long option of the usage text.
+# `inject.f2fs TARGET -h` lists ("  member: description" lines, the format
+# fstests greps) and every long option of the usage text.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/inject/common.sh"
 
 MAN=$top_srcdir/man/inject.f2fs.8
@@ -11,7 +12,7 @@ for target in "--sb 0" "--cp 0" "--nat 0" "--sit 0" "--ssa" "--node" "--dent"; d
 	# shellcheck disable=SC2086
 	"$INJECT" $target -h >"$WORK/help" 2>&1 || fail "$target -h failed"
 	sed -n '/^members:/,$p' "$WORK/help" | sed 1d |
-		sed 's/ (.*//; s/\[[0-9]*\]//g; s/,/ /g' | tr -s ' ' '\n' | grep -v '^$' |
+		sed -n 's/^  \([^ :]*\): .*/\1/p' |
 		sort -u >"$WORK/members"
 	[ -s "$WORK/members" ] || fail "$target -h lists no members"
 	missing=
