@@ -3,5 +3,6 @@
 #   fsck.f2fs --dry-run, cold and warm, wall time ratios and peak RSS.
 #   bench/tools-bench.sh [BUILD_DIR]: mkfs and dump.f2fs against f2fs-tools.
 #   bench/repair-nat.sh: repair of many leaked nids, batched vs single NAT reads.
+#   bench/preen-bench.sh [path/to/fsck.f2fs]: boot-time -a against f2fs-tools' -a.
 EXTRA_DIST += bench/fsck-bench.sh bench/guest-populate.sh bench/io-floor.c \
-	bench/tools-bench.sh bench/repair-nat.sh bench/README
+	bench/tools-bench.sh bench/repair-nat.sh bench/preen-bench.sh bench/README

@@ -70,6 +70,10 @@ struct fsck_opts {
 	bool progress_bar;	/* -C 0 on a terminal */
 	unsigned int max_lines;	/* lines printed per problem code */
 	bool answer_no;		/* -n / -N given: never ask */
+	bool force;		/* -f: a full check even in preen mode */
+	bool no_relist;		/* the check after an interactive "y": the
+				 * problems were listed already */
+	bool recheck;		/* the check after a repair */
 	uint64_t write_limit;	/* --write-limit N (test hook): drop writes after N */
 	int nat_read;		/* --nat-read=single|batch (bench): read the NAT blocks
 				 * the commit rewrites before it, timed; 0 = not */
@@ -119,8 +123,23 @@ struct fsck_stats {
 	uint64_t free_secs, dirty_secs, full_secs;
 };
 
+/* What one fsck.f2fs process says across its check, repair and re-check
+ * (fsck_report.c): with --json the document is built in memory and
+ * printed once at the end; an operational error replaces it with an
+ * error object. */
+struct fsck_output {
+	FILE *json;		/* the document so far; NULL in text mode */
+	char *json_buf;
+	size_t json_len;
+	const char *error_code;	/* first operational error (stable), or NULL */
+	char error_msg[256];
+};
+
 struct fsck_ctx {
 	struct fsck_opts opt;
+	struct fsck_output *output;
+	bool mount_check_only;		/* preen: the kernel did not ask, only
+					 * what it validates at mount was checked */
 	struct f2fs_fs *fs;
 	bool fs_usable;			/* sb + cp loaded: deeper passes can run */
 	struct f2fs_sit_model sit;
@@ -180,7 +199,17 @@ void fsck_diag(const struct fsck_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void fsck_debug(const struct fsck_ctx *ctx, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void fsck_print_summary(struct fsck_ctx *ctx, int exit_code);
+/* An operational error (exit 8): printed on stderr, and recorded with its
+ * stable code (e.g. "not_f2fs") for the JSON error object. */
+void fsck_fail(struct fsck_ctx *ctx, const char *code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void fsck_print_summary(struct fsck_ctx *ctx);
+/* After the check of a repairing run: the outcome ("written", "dry_run",
+ * "refused") and, in JSON, the fixes and the blocks written. */
+void fsck_print_repair(struct fsck_ctx *ctx, const char *outcome, uint64_t written);
+/* Start and end the process's output (the JSON document, or nothing). */
+int fsck_output_open(struct fsck_output *out, const char *device, bool json);
+void fsck_output_finish(struct fsck_output *out, const char *device, int exit_code);
 void fsck_progress(struct fsck_ctx *ctx, int pass, uint64_t cur, uint64_t max);
 void fsck_report_free(struct fsck_ctx *ctx);
 
@@ -204,6 +233,10 @@ int fsck_quota_rebuild(struct fsck_ctx *ctx);
 /* Whether every quota file was checked and is right after the repair. */
 bool fsck_quota_settled(const struct fsck_ctx *ctx);
 void fsck_quota_free(struct fsck_ctx *ctx);
+/* Preen without -f, after pass 1 (fsck_preen.c): whether the kernel has
+ * asked for nothing and the volume passes what it validates at mount, so
+ * the run may stop (sets ctx->mount_check_only). */
+bool fsck_preen_may_stop(struct fsck_ctx *ctx);
 /* -l: print superblock and checkpoint fields. */
 void fsck_print_sb_cp(struct fsck_ctx *ctx);
 /* Before the check (fsck_tune.c): apply --nolinear-lookup, or print a

@@ -8,7 +8,15 @@
  * --dry-run: compute the repair, drop its writes) record fixes during the
  * check and apply them in one checkpoint (fsck_repair.c), then check the
  * volume again for the exit code: 1 when everything was fixed, 4 when
- * problems remain.  Only a check on a terminal asks, once, whether to fix.
+ * problems remain.  Only a check on a terminal asks, once, whether to fix;
+ * after a "y" the problems are not listed again.  -n, -y and -a/-p exclude
+ * each other; -f forces the full check.  Preen without -f stops after pass
+ * 1 when the kernel asked for nothing (fsck_preen.c).
+ *
+ * Output: problem lines and summaries on stdout (with --json one document
+ * for the whole process, printed at the end: check, repair, re-check and
+ * the exit code), diagnostics on stderr; an operational error (exit 8) is
+ * recorded with a stable code by fsck_fail() and prints no summary.
  */
 #include <getopt.h>
 #include <signal.h>
@@ -24,9 +32,12 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: fsck.f2fs [options] device\n"
-		"  -a, -p [0|1|2]  preen: fix what is safe without asking; stop (exit 4) on anything else\n"
-		"  -f, -y          full check and fix everything\n"
+		"  -a, -p [0|1|2]  preen: exit 0 after the mount checks unless the kernel asked for a\n"
+		"                  check; else check all, fix what is safe, stop (exit 4) on the rest\n"
+		"  -f              force the full check (alone: fix everything, as -y)\n"
+		"  -y              full check and fix everything\n"
 		"  -n, -N          check only, answer no to everything (default)\n"
+		"                  (-n, -y and -a/-p exclude each other)\n"
 		"  --dry-run       check and compute the repair, show what it would write; never writes\n"
 		"  -d N            debug level (diagnostics on stderr)\n"
 		"  -l              print the superblock and checkpoint and exit\n"
@@ -89,11 +100,10 @@ static bool parse_uint(const char *s, long max, long *out)
 }
 
 /* -p takes an optional level; a following non-number is the device. */
-static void parse_preen(int argc, char **argv, struct fsck_opts *o)
+static void parse_preen(int argc, char **argv)
 {
 	long level;
 
-	o->mode = FSCK_MODE_PREEN;
 	if (parse_uint(optarg, 2, &level))
 		return;
 	if (optind > 0 && optind <= argc && argv[optind - 1] == optarg)
@@ -118,6 +128,33 @@ static bool parse_progress(struct fsck_opts *o)
 	return true;
 }
 
+/* The mode options given (e2fsck's rule: -n, -y and -a/-p exclude each
+ * other; -f forces a full check, and alone repairs as f2fs-tools' -f does). */
+enum { SEEN_N = 1, SEEN_Y = 2, SEEN_PREEN = 4, SEEN_F = 8 };
+
+/* Returns -1 to go on, or the usage exit code. */
+static int resolve_mode(unsigned int seen, struct fsck_opts *o)
+{
+	int modes = !!(seen & SEEN_N) + !!(seen & SEEN_Y) + !!(seen & SEEN_PREEN);
+
+	if (modes > 1) {
+		fprintf(stderr, "fsck.f2fs: -n, -y and -a/-p exclude each other: give one mode "
+			"(-n checks only, -y repairs everything, -a/-p repairs what is preen-safe)\n");
+		return FSCK_EXIT_USAGE;
+	}
+	o->force = seen & SEEN_F;
+	o->answer_no = seen & SEEN_N;
+	if (seen & SEEN_PREEN)
+		o->mode = FSCK_MODE_PREEN;
+	else if (seen & SEEN_N)
+		o->mode = FSCK_MODE_CHECK;
+	else if (seen & (SEEN_Y | SEEN_F))
+		o->mode = FSCK_MODE_YES;
+	else
+		o->mode = FSCK_MODE_CHECK;
+	return -1;
+}
+
 /* "fsck.f2fs: unknown option -x", naming the option getopt_long() just
  * refused as the user wrote it, then the usage. */
 static int refuse_option(int argc, char **argv, const char *what)
@@ -134,6 +171,7 @@ static int refuse_option(int argc, char **argv, const char *what)
 /* Returns -1 to go on, or an exit code. */
 static int parse_args(int argc, char **argv, struct fsck_opts *o)
 {
+	unsigned int seen = 0;
 	int c;
 	long v;
 
@@ -143,10 +181,11 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ap:fynNd:ltC:c:m:q:Mg:VhSHO:", long_opts, NULL)) != -1) {
 		switch (c) {
-		case 'a': o->mode = FSCK_MODE_PREEN; break;
-		case 'p': parse_preen(argc, argv, o); break;
-		case 'f': case 'y': o->mode = FSCK_MODE_YES; break;
-		case 'n': case 'N': o->mode = FSCK_MODE_CHECK; o->answer_no = true; break;
+		case 'a': seen |= SEEN_PREEN; break;
+		case 'p': seen |= SEEN_PREEN; parse_preen(argc, argv); break;
+		case 'f': seen |= SEEN_F; break;
+		case 'y': seen |= SEEN_Y; break;
+		case 'n': case 'N': seen |= SEEN_N; break;
 		case OPT_NAT_READ:
 			if (strcmp(optarg, "single") && strcmp(optarg, "batch")) {
 				fprintf(stderr, "fsck.f2fs: --nat-read takes single or batch\n");
@@ -200,7 +239,7 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 			return FSCK_EXIT_USAGE;
 		case ':':
 			if (optopt == 'p') {
-				o->mode = FSCK_MODE_PREEN;
+				seen |= SEEN_PREEN;
 				break;
 			}
 			return refuse_option(argc, argv, "this option needs an argument:");
@@ -213,7 +252,11 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 		return FSCK_EXIT_USAGE;
 	}
 	o->device = argv[optind];
-	return -1;
+	if (o->json && (o->tree || o->list_only)) {
+		fprintf(stderr, "fsck.f2fs: --json cannot be combined with -t or -l, which print text\n");
+		return FSCK_EXIT_USAGE;
+	}
+	return resolve_mode(seen, o);
 }
 
 static void free_ctx(struct fsck_ctx *ctx)
@@ -257,8 +300,8 @@ static bool run(struct fsck_ctx *ctx, const char *name, int (*pass)(struct fsck_
 	int err = pass(ctx);
 
 	if (err) {
-		fsck_diag(ctx, "%s: %s", name, f2fs_strerror(err));
-		ctx->exit_override = FSCK_EXIT_ERROR;
+		fsck_fail(ctx, err == -ENOMEM ? "out_of_memory" : "io_error", "%s: %s", name,
+			  f2fs_strerror(err));
 		return false;
 	}
 	return true;
@@ -268,10 +311,11 @@ static void run_passes(struct fsck_ctx *ctx)
 {
 	if (!fsck_pass_super(ctx) || ctx->exit_override)
 		return;
+	if (fsck_preen_may_stop(ctx))
+		return;
 	ctx->main_blocks = (uint64_t)ctx->fs->main_segs * BLKS_PER_SEG;
 	if (alloc_maps(ctx)) {
-		fsck_diag(ctx, "out of memory");
-		ctx->exit_override = FSCK_EXIT_ERROR;
+		fsck_fail(ctx, "out_of_memory", "out of memory");
 		return;
 	}
 	if (!run(ctx, "SIT", fsck_pass_sit) || !run(ctx, "NAT", fsck_pass_nat))
@@ -343,6 +387,67 @@ static void map_device(struct f2fs_dev *dev)
 		(void)f2fs_dev_map(dev);
 }
 
+/* The stable code of a device that cannot be opened. */
+static const char *open_error_code(int err)
+{
+	if (err == -ENOENT || err == -ENXIO || err == -ENODEV)
+		return "missing_device";
+	return "unreadable";
+}
+
+static bool sb_copy_failed(const struct f2fs_fs *fs, int i, const char *why)
+{
+	return fs->sb_check[i].err && fs->sb_check[i].why && !strcmp(fs->sb_check[i].why, why);
+}
+
+/* No usable superblock for a reason that is not damage: the device cannot
+ * be read, holds no F2FS volume, or is shorter than the volume on it.
+ * Records the operational error and returns true. */
+static bool device_unusable(struct fsck_ctx *ctx)
+{
+	const struct f2fs_fs *fs = ctx->fs;
+	const char *dev = ctx->opt.device;
+
+	if (!fs || fs->sb_index >= 0)
+		return false;
+	if (sb_copy_failed(fs, 0, "cannot read the superblock") &&
+	    sb_copy_failed(fs, 1, "cannot read the superblock"))
+		fsck_fail(ctx, "unreadable", "%s: the superblocks cannot be read", dev);
+	else if (le32_to_cpu(fs->sb_copy[0].magic) != F2FS_SUPER_MAGIC &&
+		 le32_to_cpu(fs->sb_copy[1].magic) != F2FS_SUPER_MAGIC)
+		fsck_fail(ctx, "not_f2fs", "%s: not an F2FS volume (no superblock magic)", dev);
+	else if (sb_copy_failed(fs, 0, "block_count exceeds the device size") ||
+		 sb_copy_failed(fs, 1, "block_count exceeds the device size"))
+		fsck_fail(ctx, "short_device", "%s: the device (%llu bytes) is shorter than the "
+			  "volume its superblock describes", dev,
+			  (unsigned long long)fs->dev->size_bytes);
+	else
+		return false;
+	return true;
+}
+
+/* A multi-device volume: the other devices, from the superblock's list. */
+static int open_members(struct fsck_ctx *ctx, const struct f2fs_dev_opts *dopts)
+{
+	uint32_t failed;
+	char msg[160];
+	int err = f2fs_fs_open_members(ctx->fs, dopts, &failed);
+
+	if (!err)
+		return 0;
+	f2fs_fs_member_error(ctx->fs, failed, err, msg, sizeof(msg));
+	fsck_fail(ctx, err == -ENOENT ? "missing_member" : "member_unusable",
+		  "%s (nothing was checked)", msg);
+	return err;
+}
+
+static int close_with(struct fsck_ctx *ctx, int code)
+{
+	f2fs_fs_close(ctx->fs);
+	ctx->fs = NULL;
+	return code;
+}
+
 /* Open the volume and run every pass.  Returns -1 on success (ctx ready)
  * or an exit code. */
 static int open_and_check(struct fsck_ctx *ctx, bool write)
@@ -353,50 +458,35 @@ static int open_and_check(struct fsck_ctx *ctx, bool write)
 
 	err = f2fs_dev_open(ctx->opt.device, &dopts, &dev);
 	if (err) {
-		fsck_diag(ctx, "cannot open %s: %s", ctx->opt.device, f2fs_strerror(err));
+		fsck_fail(ctx, open_error_code(err), "cannot open %s: %s", ctx->opt.device,
+			  f2fs_strerror(err));
 		return FSCK_EXIT_ERROR;
 	}
 	if (ctx->opt.write_limit)
 		f2fs_dev_set_write_limit(dev, ctx->opt.write_limit);
 	err = f2fs_fs_open_dev(dev, &ctx->fs);
 	if (err && err != -EFSCORRUPTED && err != -EFSBADCRC) {
-		fsck_diag(ctx, "cannot load %s: %s", ctx->opt.device, f2fs_strerror(err));
-		f2fs_fs_close(ctx->fs);
-		ctx->fs = NULL;
-		return FSCK_EXIT_ERROR;
+		fsck_fail(ctx, err == -ENOMEM ? "out_of_memory" : "unreadable", "cannot load %s: %s",
+			  ctx->opt.device, f2fs_strerror(err));
+		return close_with(ctx, FSCK_EXIT_ERROR);
 	}
 	ctx->fs_usable = !err;
-	/* A multi-device volume: the other devices, from the superblock's list. */
-	if (ctx->fs_usable && ctx->fs->ndevs > 1 && !ctx->opt.list_only) {
-		uint32_t failed;
-
-		err = f2fs_fs_open_members(ctx->fs, &dopts, &failed);
-		if (err) {
-			char msg[160];
-
-			f2fs_fs_member_error(ctx->fs, failed, err, msg, sizeof(msg));
-			fsck_diag(ctx, "%s (nothing was checked)", msg);
-			f2fs_fs_close(ctx->fs);
-			ctx->fs = NULL;
-			return FSCK_EXIT_ERROR;
-		}
-	}
+	if (ctx->fs_usable && ctx->fs->ndevs > 1 && !ctx->opt.list_only &&
+	    open_members(ctx, &dopts))
+		return close_with(ctx, FSCK_EXIT_ERROR);
 	/* the superblock and checkpoint are read; the passes read mapped */
 	if (ctx->fs)
 		map_device(ctx->fs->dev);
 	if (ctx->opt.list_only) {
 		fsck_print_sb_cp(ctx);
-		err = ctx->fs_usable ? FSCK_EXIT_OK : FSCK_EXIT_UNCORRECTED;
-		f2fs_fs_close(ctx->fs);
-		ctx->fs = NULL;
-		return err;
+		return close_with(ctx, ctx->fs_usable ? FSCK_EXIT_OK : FSCK_EXIT_UNCORRECTED);
 	}
+	if (device_unusable(ctx))
+		return close_with(ctx, FSCK_EXIT_ERROR);
 	fsck_report_init(ctx);
 	if (!ctx->code_count) {
-		fsck_diag(ctx, "out of memory");
-		f2fs_fs_close(ctx->fs);
-		ctx->fs = NULL;
-		return FSCK_EXIT_ERROR;
+		fsck_fail(ctx, "out_of_memory", "out of memory");
+		return close_with(ctx, FSCK_EXIT_ERROR);
 	}
 	run_passes(ctx);
 	return -1;
@@ -414,19 +504,22 @@ static void debug_io(struct fsck_ctx *ctx)
 			   (unsigned long long)ctx->fs->dev->stats.write_calls);
 }
 
-/* The check after a repair: its problems are printed; returns their count
- * or -1 when the volume cannot be read. */
-static int64_t recheck(const struct fsck_opts *o)
+/* The check after a repair: its problems and its summary are printed (in
+ * JSON as the "recheck" object); returns their count, or -1 when the
+ * volume cannot be read. */
+static int64_t recheck(const struct fsck_ctx *parent)
 {
 	struct fsck_ctx ctx;
 	int code;
 	int64_t n;
 
 	memset(&ctx, 0, sizeof(ctx));
-	ctx.opt = *o;
+	ctx.opt = parent->opt;
+	ctx.output = parent->output;
 	ctx.opt.mode = FSCK_MODE_CHECK;
 	ctx.opt.dry_run = false;
-	ctx.opt.json = false;
+	ctx.opt.recheck = true;
+	ctx.opt.no_relist = false;
 	ctx.opt.tree = false;
 	ctx.opt.write_limit = 0;
 	ctx.opt.progress_fd = -1;
@@ -435,6 +528,8 @@ static int64_t recheck(const struct fsck_opts *o)
 	if (code >= 0)
 		return -1;
 	n = ctx.exit_override ? -1 : (int64_t)(ctx.n_errors + ctx.n_warnings);
+	if (n >= 0)
+		fsck_print_summary(&ctx);
 	free_ctx(&ctx);
 	return n;
 }
@@ -449,22 +544,26 @@ static int repair(struct fsck_ctx *ctx)
 	if (ctx->opt.mode == FSCK_MODE_PREEN && !ctx->opt.dry_run && !all_preen_safe(ctx)) {
 		fsck_diag(ctx, "UNEXPECTED INCONSISTENCY: a problem is not safe to fix unattended; "
 			  "run fsck.f2fs -y (nothing was written)");
+		fsck_print_repair(ctx, "refused", 0);
 		return FSCK_EXIT_UNCORRECTED;
 	}
 	err = fsck_repair_apply(ctx, &written);
-	if (err == -EAGAIN)
+	if (err == -EAGAIN) {
+		fsck_print_repair(ctx, "refused", 0);
 		return FSCK_EXIT_UNCORRECTED;
+	}
 	if (err) {
-		fsck_diag(ctx, "repair failed: %s", f2fs_strerror(err));
+		fsck_fail(ctx, "repair_failed", "repair failed: %s", f2fs_strerror(err));
 		return FSCK_EXIT_ERROR;
 	}
-	if (ctx->opt.dry_run)
+	if (ctx->opt.dry_run) {
+		fsck_print_repair(ctx, "dry_run", written);
 		return FSCK_EXIT_UNCORRECTED;
+	}
 	if (ctx->opt.write_limit)
 		return FSCK_EXIT_NONDESTRUCT;	/* test hook: the cut image is judged by the caller */
-	fprintf(ctx->out, "%s: repaired; checking again\n", ctx->opt.device);
-	fflush(ctx->out);
-	left = recheck(&ctx->opt);
+	fsck_print_repair(ctx, "written", written);
+	left = recheck(ctx);
 	if (left < 0)
 		return FSCK_EXIT_ERROR;
 	if (left) {
@@ -477,31 +576,43 @@ static int repair(struct fsck_ctx *ctx)
 /* The kernel asked for a check (CP_FSCK_FLAG, CP_QUOTA_NEED_FSCK_FLAG): a
  * repairing run that finds nothing else still writes a checkpoint without
  * the request, as f2fs-tools does; otherwise the kernel keeps asking (and
- * keeps quota off). */
+ * keeps quota off).  The quota request is answered only when the quota
+ * files were checked (quota_ino): a checkpoint that keeps it would be
+ * written again by every run. */
 static bool kernel_asked(const struct fsck_ctx *ctx)
 {
-	return ctx->fs_usable && ctx->fs && ctx->fs->cp &&
-	       (ctx->fs->cp_flags & (CP_FSCK_FLAG | CP_QUOTA_NEED_FSCK_FLAG));
+	uint32_t flags;
+
+	if (!ctx->fs_usable || !ctx->fs || !ctx->fs->cp)
+		return false;
+	flags = ctx->fs->cp_flags;
+	return (flags & CP_FSCK_FLAG) ||
+	       ((flags & CP_QUOTA_NEED_FSCK_FLAG) && fsck_quota_settled(ctx));
 }
 
-static int run_once(const struct fsck_opts *o, bool *ask_again)
+/* The check's verdict, before any repair. */
+static int check_verdict(const struct fsck_ctx *ctx)
+{
+	if (ctx->exit_override)
+		return ctx->exit_override;
+	return ctx->n_errors + ctx->n_warnings ? FSCK_EXIT_UNCORRECTED : FSCK_EXIT_OK;
+}
+
+static int run_once(const struct fsck_opts *o, struct fsck_output *out, bool *ask_again)
 {
 	struct fsck_ctx ctx;
 	int code;
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.opt = *o;
+	ctx.output = out;
 	*ask_again = false;
 	code = open_and_check(&ctx, repairing(o));
 	if (code >= 0)
 		return code;
-	if (ctx.exit_override)
-		code = ctx.exit_override;
-	else if (ctx.n_errors + ctx.n_warnings)
-		code = FSCK_EXIT_UNCORRECTED;
-	else
-		code = FSCK_EXIT_OK;
-	fsck_print_summary(&ctx, code);
+	code = check_verdict(&ctx);
+	if (code != FSCK_EXIT_ERROR)
+		fsck_print_summary(&ctx);
 	debug_io(&ctx);
 	if (code == FSCK_EXIT_UNCORRECTED && repairing(o))
 		code = repair(&ctx);
@@ -513,22 +624,42 @@ static int run_once(const struct fsck_opts *o, bool *ask_again)
 	return code;
 }
 
+static bool json_asked(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--json"))
+			return true;
+	return false;
+}
+
 int main(int argc, char **argv)
 {
+	struct fsck_output out;
 	struct fsck_opts o;
 	bool again;
 	int code;
 
 	code = parse_args(argc, argv, &o);
-	if (code >= 0)
+	if (code >= 0) {
+		if (code == FSCK_EXIT_USAGE && json_asked(argc, argv))
+			printf("{\"error\":{\"code\":\"usage\",\"message\":\"invalid command line "
+			       "(see stderr)\"},\"exit_code\":%d}\n", code);
 		return code;
+	}
 	code = fsck_linear_lookup(&o);
 	if (code >= 0)
 		return code;
-	code = run_once(&o, &again);
-	if (again) {
-		o.mode = FSCK_MODE_YES;
-		code = run_once(&o, &again);
+	if (fsck_output_open(&out, o.device, o.json && !o.list_only)) {
+		fprintf(stderr, "fsck.f2fs: out of memory\n");
+		return FSCK_EXIT_ERROR;
 	}
+	code = run_once(&o, &out, &again);
+	if (again) {
+		/* the answer was yes: repair without listing the problems again */
+		o.mode = FSCK_MODE_YES;
+		o.no_relist = true;
+		code = run_once(&o, &out, &again);
+	}
+	fsck_output_finish(&out, o.device, code);
 	return code;
 }

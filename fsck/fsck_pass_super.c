@@ -335,8 +335,8 @@ bool fsck_pass_super(struct fsck_ctx *ctx)
 		check_cursegs(ctx);
 	err = read_orphans(ctx);
 	if (err) {
-		fsck_diag(ctx, "orphan blocks: %s", f2fs_strerror(err));
-		ctx->exit_override = FSCK_EXIT_ERROR;
+		fsck_fail(ctx, err == -ENOMEM ? "out_of_memory" : "io_error", "orphan blocks: %s",
+			  f2fs_strerror(err));
 		return false;
 	}
 	fsck_progress(ctx, 1, 1, 1);

@@ -1,8 +1,12 @@
 /*
  * fsck_problem.c - the problem table of fsck.f2fs: for every code its
  * name, message template, severity, whether preen (-a/-p) may fix it
- * without asking, and the fix issue 5 will apply.  Sorted by code (a unit
- * test checks it); the man page's problem list is generated from it.
+ * without asking, and the fix issue 5 will apply.  Preen-safe are only
+ * fixes that lose nothing a user can see: never one that drops a name,
+ * a node or a data block, clears a NAT entry or moves a file into
+ * lost+found (tests/fsck/test_problem_table.c holds the table to it).
+ * Sorted by code (a unit test checks it); the man page's problem list is
+ * generated from it.
  */
 #include "fsck_problem.h"
 
@@ -108,7 +112,7 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "nid {nid}: block {blkaddr} is also the block of nid {found}"),
 	P(NAT_RESERVED, E, false, FIX_NAT_SET,
 	  "nid {nid}: reserved NAT entry {str}"),
-	P(NAT_LEAK, W, true, FIX_NAT_CLEAR,
+	P(NAT_LEAK, W, false, FIX_NAT_CLEAR,
 	  "nid {nid} (ino {ino}): in use in NAT but not reachable"),
 	P(NODE_FOOTER_NID, E, false, FIX_NODE_DROP,
 	  "nid {nid}: node block {blkaddr} has footer nid {found}"),
@@ -178,11 +182,11 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "quota inode {ino} (type {idx}): {str}"),
 	P(INODE_NAMELEN, W, true, FIX_INODE_FIELD,
 	  "ino {ino}: i_namelen {found} exceeds {expected}"),
-	P(DENT_NAME_LEN, E, true, FIX_DENTRY_DROP,
+	P(DENT_NAME_LEN, E, false, FIX_DENTRY_DROP,
 	  "{path}: dentry slot {idx} has name length {found}"),
-	P(DENT_SLOTS, E, true, FIX_DENTRY_DROP,
+	P(DENT_SLOTS, E, false, FIX_DENTRY_DROP,
 	  "{path}: dentry slot {idx}: name of {found} bytes runs past the last slot"),
-	P(DENT_INO, E, true, FIX_DENTRY_DROP,
+	P(DENT_INO, E, false, FIX_DENTRY_DROP,
 	  "{path}: entry '{str}' names invalid ino {found}"),
 	P(DENT_FTYPE, E, true, FIX_DENTRY_FIX,
 	  "{path}: entry '{str}' has file type {found}, the inode is type {expected}"),
@@ -194,7 +198,7 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "{path}: '.' {str}"),
 	P(DENT_DOTDOT, E, true, FIX_DOTS,
 	  "{path}: '..' names {found}, the parent is {expected}"),
-	P(DENT_DUP_DOTS, E, true, FIX_DENTRY_DROP,
+	P(DENT_DUP_DOTS, E, false, FIX_DENTRY_DROP,
 	  "{path}: extra '{str}' entry in slot {idx}"),
 	P(DENT_BAD_TYPE, E, true, FIX_DENTRY_FIX,
 	  "{path}: entry '{str}' has invalid file type {found}"),
@@ -202,9 +206,9 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "{path}: block {idx} lies beyond i_current_depth {found}"),
 	P(DENT_BLOCK_PAST_SIZE, E, true, FIX_INODE_FIELD,
 	  "{path}: dentry block {idx} lies beyond i_size {found}"),
-	P(DENT_NOT_INODE, E, true, FIX_DENTRY_DROP,
+	P(DENT_NOT_INODE, E, false, FIX_DENTRY_DROP,
 	  "{path}: entry '{str}' names nid {found}, which is not an inode"),
-	P(DENT_NAME_CHARS, E, true, FIX_DENTRY_DROP,
+	P(DENT_NAME_CHARS, E, false, FIX_DENTRY_DROP,
 	  "{path}: entry name '{str}' contains '/' or NUL"),
 	P(DIR_HARDLINK, E, false, FIX_DENTRY_DROP,
 	  "{path}: directory ino {ino} is already linked elsewhere"),

@@ -3,9 +3,14 @@
  * JSON) built from the problem table's templates, the final summary,
  * diagnostics and debug output on stderr, and -C progress.
  *
- * Owns: the per-code counters and the JSON stream state in the context.
- * Results go to ctx->out (stdout); diagnostics to stderr.
+ * Owns: the per-code counters and the JSON stream state in the context,
+ * and the process's output (struct fsck_output): with --json the one
+ * document of the run is built in memory across the check, the repair and
+ * the re-check, and printed at the end with the exit code, or replaced by
+ * an error object when an operational error (fsck_fail()) ends the run.
+ * Results go to stdout; diagnostics to stderr.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -16,22 +21,13 @@
 
 void fsck_report_init(struct fsck_ctx *ctx)
 {
-	ctx->out = stdout;
+	FILE *json = ctx->output ? ctx->output->json : NULL;
+
+	ctx->out = json ? json : stdout;
 	ctx->code_count = calloc(fsck_n_problems, sizeof(*ctx->code_count));
 	ctx->json_first = true;
-	if (ctx->opt.json) {
-		fputs("{\"device\":", ctx->out);
-		fputc('"', ctx->out);
-		for (const char *p = ctx->opt.device ? ctx->opt.device : ""; *p; p++) {
-			if (*p == '"' || *p == '\\')
-				fputc('\\', ctx->out);
-			if ((unsigned char)*p < 0x20)
-				fprintf(ctx->out, "\\u%04x", (unsigned char)*p);
-			else
-				fputc(*p, ctx->out);
-		}
-		fputs("\",\"problems\":[", ctx->out);
-	}
+	if (json)
+		fputs(ctx->opt.recheck ? ",\"recheck\":{\"problems\":[" : ",\"problems\":[", json);
 }
 
 void fsck_report_free(struct fsck_ctx *ctx)
@@ -39,6 +35,8 @@ void fsck_report_free(struct fsck_ctx *ctx)
 	free(ctx->code_count);
 	ctx->code_count = NULL;
 }
+
+static void json_string(FILE *f, const char *s);
 
 /* ---- message building ---- */
 
@@ -254,6 +252,8 @@ void fsck_report(struct fsck_ctx *ctx, enum fsck_problem code, const struct fsck
 		ctx->n_warnings++;
 	else
 		ctx->n_infos++;
+	if (ctx->opt.no_relist)
+		return;
 	if (ctx->opt.max_lines && ctx->code_count &&
 	    ctx->code_count[idx] > ctx->opt.max_lines)
 		return;
@@ -313,29 +313,74 @@ void fsck_progress(struct fsck_ctx *ctx, int pass, uint64_t cur, uint64_t max)
 	fflush(stderr);
 }
 
-void fsck_print_summary(struct fsck_ctx *ctx, int exit_code)
+static const char *mode_name(const struct fsck_opts *o)
+{
+	if (o->dry_run)
+		return "dry-run";
+	switch (o->mode) {
+	case FSCK_MODE_PREEN: return "preen";
+	case FSCK_MODE_YES: return "yes";
+	case FSCK_MODE_CHECK: break;
+	}
+	return "check";
+}
+
+static void json_counts(FILE *f, const struct fsck_ctx *ctx)
+{
+	const struct fsck_stats *s = &ctx->st;
+
+	fprintf(f, "\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64 ",\"infos\":%" PRIu64
+		",\"problems\":%" PRIu64, ctx->n_errors, ctx->n_warnings, ctx->n_infos,
+		ctx->n_errors + ctx->n_warnings);
+	if (ctx->mount_check_only)
+		return;
+	fprintf(f, ",\"inodes\":%" PRIu64 ",\"nodes\":%" PRIu64
+		",\"valid_blocks\":%" PRIu64 ",\"data_blocks\":%" PRIu64
+		",\"directories\":%" PRIu64 ",\"files\":%" PRIu64
+		",\"symlinks\":%" PRIu64 ",\"orphans\":%" PRIu64
+		",\"sections_free\":%" PRIu64 ",\"sections_dirty\":%" PRIu64
+		",\"sections_full\":%" PRIu64 ",\"roll_forward_nodes\":%" PRIu64
+		",\"unverified_hashes\":%" PRIu64,
+		s->inodes, s->nodes, s->data_blocks + s->nodes, s->data_blocks, s->dirs, s->files,
+		s->symlinks, s->orphans, s->free_secs, s->dirty_secs, s->full_secs,
+		s->chain_nodes, s->unverified_hashes);
+}
+
+static void print_summary_json(struct fsck_ctx *ctx)
+{
+	FILE *f = ctx->out;
+
+	fputs("],\"summary\":{", f);
+	json_counts(f, ctx);
+	fprintf(f, "},\"full_check\":%s", ctx->mount_check_only ? "false" : "true");
+	if (ctx->opt.recheck)
+		fputc('}', f);
+	else
+		fprintf(f, ",\"mode\":\"%s\"", mode_name(&ctx->opt));
+}
+
+/* The preen fast path: what was checked, and how to check everything. */
+static void print_mount_check_only(struct fsck_ctx *ctx)
+{
+	fprintf(ctx->out, "%s: clean: the kernel has not asked for a check, and the superblocks, "
+		"the checkpoint and the logs are sound (-f checks everything)\n", ctx->opt.device);
+	fflush(ctx->out);
+}
+
+void fsck_print_summary(struct fsck_ctx *ctx)
 {
 	const struct fsck_stats *s = &ctx->st;
 	uint64_t problems = ctx->n_errors + ctx->n_warnings;
 	uint64_t valid = s->data_blocks + s->nodes;
 
-	if (ctx->opt.json) {
-		FILE *f = ctx->out;
-
-		fprintf(f, "],\"summary\":{\"inodes\":%" PRIu64 ",\"nodes\":%" PRIu64
-			",\"valid_blocks\":%" PRIu64 ",\"data_blocks\":%" PRIu64
-			",\"directories\":%" PRIu64 ",\"files\":%" PRIu64
-			",\"symlinks\":%" PRIu64 ",\"orphans\":%" PRIu64
-			",\"sections_free\":%" PRIu64 ",\"sections_dirty\":%" PRIu64
-			",\"sections_full\":%" PRIu64 ",\"roll_forward_nodes\":%" PRIu64
-			",\"unverified_hashes\":%" PRIu64
-			",\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64 ",\"infos\":%" PRIu64
-			",\"problems\":%" PRIu64 "},\"exit_code\":%d}\n",
-			s->inodes, s->nodes, valid, s->data_blocks, s->dirs, s->files,
-			s->symlinks, s->orphans, s->free_secs, s->dirty_secs, s->full_secs,
-			s->chain_nodes, s->unverified_hashes, ctx->n_errors, ctx->n_warnings,
-			ctx->n_infos, problems, exit_code);
-		fflush(f);
+	if (ctx->output && ctx->output->json) {
+		print_summary_json(ctx);
+		return;
+	}
+	if (ctx->opt.no_relist)
+		return;
+	if (ctx->mount_check_only) {
+		print_mount_check_only(ctx);
 		return;
 	}
 	fprintf(ctx->out, "%s: %" PRIu64 " inodes (%" PRIu64 " directories, %" PRIu64
@@ -350,4 +395,100 @@ void fsck_print_summary(struct fsck_ctx *ctx, int exit_code)
 			"(not well-formed UTF-8, or encrypted)\n", ctx->opt.device,
 			s->unverified_hashes);
 	fflush(ctx->out);
+}
+
+/* The problems a repair fixes: reported, and with a fix in the table. */
+static void json_fixes(FILE *f, const struct fsck_ctx *ctx)
+{
+	bool first = true;
+
+	fputs("\"fixes\":[", f);
+	for (size_t i = 0; ctx->code_count && i < fsck_n_problems; i++) {
+		const struct fsck_problem_def *d = &fsck_problems[i];
+
+		if (!ctx->code_count[i] || d->fix == FIX_NONE || d->fix == FIX_UNFIXABLE)
+			continue;
+		fprintf(f, "%s{\"code\":%d,\"name\":\"%s\",\"count\":%u,\"fix\":", first ? "" : ",",
+			(int)d->code, d->name, ctx->code_count[i]);
+		json_string(f, fsck_fix_name(d->fix));
+		fputc('}', f);
+		first = false;
+	}
+	fputc(']', f);
+}
+
+void fsck_print_repair(struct fsck_ctx *ctx, const char *outcome, uint64_t written)
+{
+	FILE *f = ctx->output ? ctx->output->json : NULL;
+
+	if (!f) {
+		if (!strcmp(outcome, "written")) {
+			fprintf(ctx->out, "%s: repaired; checking again\n", ctx->opt.device);
+			fflush(ctx->out);
+		}
+		return;
+	}
+	fprintf(f, ",\"repair\":{\"outcome\":\"%s\",\"blocks_written\":%" PRIu64 ",", outcome,
+		written);
+	json_fixes(f, ctx);
+	fputc('}', f);
+}
+
+void fsck_fail(struct fsck_ctx *ctx, const char *code, const char *fmt, ...)
+{
+	struct fsck_output *out = ctx->output;
+	char msg[sizeof(out->error_msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "fsck.f2fs: %s\n", msg);
+	ctx->exit_override = FSCK_EXIT_ERROR;
+	if (out && !out->error_code) {
+		out->error_code = code;
+		memcpy(out->error_msg, msg, sizeof(msg));
+	}
+}
+
+int fsck_output_open(struct fsck_output *out, const char *device, bool json)
+{
+	memset(out, 0, sizeof(*out));
+	if (!json)
+		return 0;
+	out->json = open_memstream(&out->json_buf, &out->json_len);
+	if (!out->json)
+		return -ENOMEM;
+	fputs("{\"device\":", out->json);
+	json_string(out->json, device);
+	return 0;
+}
+
+/* An operational error: the document is this object alone. */
+static void print_error_document(const struct fsck_output *out, const char *device,
+				 int exit_code)
+{
+	fputs("{\"device\":", stdout);
+	json_string(stdout, device);
+	fputs(",\"error\":{\"code\":", stdout);
+	json_string(stdout, out->error_code ? out->error_code : "operational_error");
+	fputs(",\"message\":", stdout);
+	json_string(stdout, out->error_code ? out->error_msg : "see the diagnostics on stderr");
+	printf("},\"exit_code\":%d}\n", exit_code);
+}
+
+void fsck_output_finish(struct fsck_output *out, const char *device, int exit_code)
+{
+	if (!out->json)
+		return;
+	if (fclose(out->json) || exit_code == FSCK_EXIT_ERROR) {
+		print_error_document(out, device, exit_code);
+	} else {
+		fwrite(out->json_buf, 1, out->json_len, stdout);
+		printf(",\"exit_code\":%d}\n", exit_code);
+	}
+	fflush(stdout);
+	free(out->json_buf);
+	out->json = NULL;
+	out->json_buf = NULL;
 }

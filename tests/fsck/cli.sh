@@ -1,9 +1,12 @@
 #!/bin/bash
 # tests/fsck/cli.sh: the command line and behaviour of fsck.f2fs: exit
 # codes 0/1/4/8/16 (never 255), no writes in the check modes (same checksum
-# before and after), repairs in -a/-p/-f/-y (exit 1, then clean), preen
-# refusing an unsafe fix, no prompt without a terminal, results on stdout and
-# diagnostics on stderr, --json, -C progress, -l and -t.
+# before and after), repairs in -a -f/-p -f/-f/-y (exit 1, then clean),
+# preen without -f stopping after the mount checks, preen refusing an unsafe
+# fix, no prompt without a terminal, results on stdout and diagnostics on
+# stderr, --json, -C progress, -l and -t.  The output contract, the preen
+# fast path and fsck(8) have their own tests (output.sh, preen.sh,
+# fsck8.sh).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
 require "$INJECT"
 
@@ -49,8 +52,17 @@ for mode in "" -n -N --dry-run "-y --dry-run" "-a --dry-run" --json; do
 	expect_rc 4 "corrupt image, mode '$mode'" "$FSCK" $mode "$BAD"
 done
 [ "$(cksum <"$BAD")" = "$sum" ] && pass "corrupt image unchanged in every check mode" || fail "the corrupt image changed"
+# preen without -f: the kernel asked for nothing, so only what it checks
+# at mount is checked (tests/fsck/preen.sh tests the fast path in depth)
+for mode in -a -p "-p 1"; do
+	cp --sparse=always "$BAD" "$WORK/fix.img"
+	expect_rc 0 "preen without a request stops after the mount checks, mode '$mode'" \
+		"$FSCK" $mode "$WORK/fix.img"
+	[ "$(cksum <"$WORK/fix.img")" = "$sum" ] && pass "preen fast path wrote nothing ($mode)" ||
+		fail "preen fast path wrote ($mode)"
+done
 # the repair modes fix it (i_links is safe in preen) and say so with exit 1
-for mode in -a -p "-p 1" -f -y; do
+for mode in "-a -f" "-f -a" "-p -f" "-p 1 -f" -f -y; do
 	cp --sparse=always "$BAD" "$WORK/fix.img"
 	expect_rc 1 "corrupt image repaired, mode '$mode'" "$FSCK" $mode "$WORK/fix.img"
 	expect_rc 0 "clean after the repair, mode '$mode'" "$FSCK" "$WORK/fix.img"
@@ -59,7 +71,8 @@ done
 cp --sparse=always "$IMG" "$WORK/nopreen.img"
 "$INJECT" --node --mb i_extra_isize --nid 3 --val 3 "$WORK/nopreen.img" >/dev/null 2>&1 || hard_error inject
 sum2=$(cksum <"$WORK/nopreen.img")
-expect_rc 4 "preen refuses an unsafe fix" "$FSCK" -a "$WORK/nopreen.img"
+expect_rc 0 "preen without -f or a kernel request leaves it" "$FSCK" -a "$WORK/nopreen.img"
+expect_rc 4 "preen refuses an unsafe fix" "$FSCK" -a -f "$WORK/nopreen.img"
 [ "$(cksum <"$WORK/nopreen.img")" = "$sum2" ] && pass "preen wrote nothing" || fail "preen wrote"
 "$FSCK" "$BAD" >"$WORK/o" 2>"$WORK/e"
 grep -q "^F2FS-4013 error: ino 3: i_links is 9, counted 3 \[ino=3\]$" "$WORK/o" &&

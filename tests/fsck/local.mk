@@ -1,6 +1,8 @@
 # tests/fsck: tests of fsck.f2fs.  The problem table's unit test, then
 # shell tests run as `$(SHELL) script` with top_srcdir/top_builddir set:
-# command line and exit codes, clean controls, the table-driven corruption
+# command line and exit codes, the output contract (one JSON document,
+# operational errors, exclusive modes, no prompt), preen and its fast path,
+# util-linux fsck(8) driving ours, clean controls, the table-driven corruption
 # cases (each with f2fs-tools' verdict recorded), their repair (ours,
 # f2fs-tools' and a second repair agree it is done), the repair cut after
 # every write, multi-device volumes, the kernel mounting repaired images (a
@@ -11,6 +13,9 @@ tests_fsck_test_problem_table_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/un
 tests_fsck_test_problem_table_LDADD = $(UNIT_LDADD)
 FSCK_TESTS = \
 	tests/fsck/cli.sh \
+	tests/fsck/output.sh \
+	tests/fsck/preen.sh \
+	tests/fsck/fsck8.sh \
 	tests/fsck/clean.sh \
 	tests/fsck/cases.sh \
 	tests/fsck/repair.sh \

@@ -55,6 +55,11 @@ int main(void)
 		/* information is never a problem to fix by hand */
 		if (d->severity == FSCK_SEV_INFO)
 			CHECK(d->preen_ok);
+		/* preen fixes lose nothing a user can see: no name, node, block,
+		 * NAT entry or place in the tree is given up unattended */
+		if (d->fix == FIX_DENTRY_DROP || d->fix == FIX_NODE_DROP ||
+		    d->fix == FIX_DATA_DROP || d->fix == FIX_NAT_CLEAR || d->fix == FIX_RECONNECT)
+			CHECK(!d->preen_ok);
 		for (size_t j = 0; j < i; j++)
 			CHECK(strcmp(fsck_problems[j].name, d->name) != 0);
 	}
