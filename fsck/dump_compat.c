@@ -166,14 +166,14 @@ static size_t nokey_encode(const uint8_t *src, size_t len, char *dst)
 	return n;
 }
 
-/* "i_name [name]" and "i_name(hex) [0x.. ... 0x0]" as f2fs-tools prints
- * them: the i_namelen bytes (at most 255), or their no-key encoding when
- * the name is encrypted; nothing when the name is empty. */
+/* "i_name [name]" as f2fs-tools prints it: the i_namelen bytes (at most
+ * 255), or their no-key encoding when the name is encrypted; nothing when
+ * the name is empty. */
 void dump_compat_i_name(struct dump_ctx *ctx, const struct f2fs_inode *ri)
 {
 	char name[F2FS_NAME_LEN * 4 / 3 + 4];
 	uint32_t len = le32_to_cpu(ri->i_namelen);
-	size_t i, n;
+	size_t n;
 
 	if (len > F2FS_NAME_LEN)
 		len = F2FS_NAME_LEN;
@@ -187,10 +187,16 @@ void dump_compat_i_name(struct dump_ctx *ctx, const struct f2fs_inode *ri)
 	if (!n)
 		return;
 	fprintf(ctx->out.f, "%-30s [%s]\n", "i_name", name);
-	fprintf(ctx->out.f, "%-30s [", "i_name(hex)");
-	for (i = 0; i < n; i++)
-		fprintf(ctx->out.f, "0x%x ", (unsigned char)name[i]);
-	fputs("0x0]\n", ctx->out.f);
+}
+
+/* "i_ext: fofs:0 blkaddr:0 len:0", the read extent in hex, as f2fs-tools
+ * prints it. */
+void dump_compat_i_ext(struct dump_ctx *ctx, const struct f2fs_inode *ri)
+{
+	if (!ctx->out.json)
+		fprintf(ctx->out.f, "i_ext: fofs:%x blkaddr:%x len:%x\n",
+			le32_to_cpu(ri->i_ext.fofs), le32_to_cpu(ri->i_ext.blk),
+			le32_to_cpu(ri->i_ext.len));
 }
 
 /* ---- -i: i_addr lines -------------------------------------------------- */

@@ -275,6 +275,7 @@ int dump_inode_view(struct dump_ctx *ctx)
 		dump_compat_i_name(ctx, &node->i);
 	dump_print_fields(ctx, inode_fields_after_name, NF(inode_fields_after_name), &node->i,
 			  NULL);
+	dump_compat_i_ext(ctx, &node->i);
 	print_extra(ctx, &node->i);
 	dump_compat_i_addr(ctx, &node->i);
 	dump_print_fields(ctx, nid_fields, 1, &node->i, NULL);

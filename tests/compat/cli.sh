@@ -5,7 +5,7 @@
 #   option is named in the message;
 # - fsck.f2fs -l prints f2fs-tools' lines, byte for byte, before ours;
 # - dump.f2fs keeps f2fs-tools' names: its "Info:" lines, volum_name, and
-#   the i_addr[0x..] lines of -i;
+#   the i_name, i_ext: and i_addr[0x..] lines of -i;
 # - superblock copies and checkpoint packs are numbered 1 and 2 alike in
 #   fsck's and dump's messages and inject's --sb/--cp;
 # - mkfs.f2fs -c stores absolute device paths, and says so.
@@ -76,6 +76,12 @@ for f in small blocks dir; do
 	"$DUMP" -i "$ino" "$WORK/pop.img" 2>/dev/null | grep '^i_addr\[' >"$WORK/iaddr.ours"
 	check "dump -i ($f): f2fs-tools' $(wc -l <"$WORK/iaddr.oracle") i_addr lines" \
 		sh -c "[ -s '$WORK/iaddr.oracle' ] && cmp -s '$WORK/iaddr.oracle' '$WORK/iaddr.ours'"
+	"$DUMP_ORACLE" -i "$ino" "$WORK/pop.img" 2>/dev/null </dev/null | tr -d '\r' |
+		grep '^i_name\|^i_ext:' | tr -s ' \t' ' ' >"$WORK/name.oracle"
+	"$DUMP" -i "$ino" "$WORK/pop.img" 2>/dev/null | grep '^i_name\|^i_ext:' |
+		tr -s ' \t' ' ' >"$WORK/name.ours"
+	check "dump -i ($f): f2fs-tools' i_namelen, i_name and i_ext: lines" \
+		sh -c "[ \$(wc -l <'$WORK/name.oracle') = 3 ] && cmp -s '$WORK/name.oracle' '$WORK/name.ours'"
 done
 
 # ---- one numbering of superblock copies and checkpoint packs -------------
