@@ -22,7 +22,33 @@ static void line_u64(const char *name, uint64_t v)
 #define CP32(f) line_u64(#f, le32_to_cpu(cp->f))
 #define CP64(f) line_u64(#f, le64_to_cpu(cp->f))
 
-/* The volume label: UTF-16LE, printed as UTF-8 (invalid units as '?'). */
+/* One code point as UTF-8 at out (room for 4 bytes); its length. */
+static size_t utf8_put(uint32_t c, char *out)
+{
+	if (c < 0x80) {
+		out[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		out[0] = (char)(0xc0 | (c >> 6));
+		out[1] = (char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		out[0] = (char)(0xe0 | (c >> 12));
+		out[1] = (char)(0x80 | ((c >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | (c >> 18));
+	out[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((c >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+/* The volume label: UTF-16LE (surrogate pairs joined), printed as UTF-8;
+ * a lone surrogate is '?'. */
 static void print_label(const struct f2fs_super_block *sb)
 {
 	char out[MAX_VOLUME_NAME * 3 + 1];
@@ -33,18 +59,15 @@ static void print_label(const struct f2fs_super_block *sb)
 
 		if (!c)
 			break;
-		if (c >= 0xd800 && c < 0xe000)
+		if (c >= 0xd800 && c < 0xdc00 && i + 1 < MAX_VOLUME_NAME &&
+		    le16_to_cpu(sb->volume_name[i + 1]) >= 0xdc00 &&
+		    le16_to_cpu(sb->volume_name[i + 1]) < 0xe000) {
+			c = 0x10000 + ((c - 0xd800) << 10) +
+			    (le16_to_cpu(sb->volume_name[++i]) - 0xdc00);
+		} else if (c >= 0xd800 && c < 0xe000) {
 			c = '?';
-		if (c < 0x80) {
-			out[n++] = (char)c;
-		} else if (c < 0x800) {
-			out[n++] = (char)(0xc0 | (c >> 6));
-			out[n++] = (char)(0x80 | (c & 0x3f));
-		} else {
-			out[n++] = (char)(0xe0 | (c >> 12));
-			out[n++] = (char)(0x80 | ((c >> 6) & 0x3f));
-			out[n++] = (char)(0x80 | (c & 0x3f));
 		}
+		n += utf8_put(c, out + n);
 	}
 	out[n] = '\0';
 	printf("%-30s %s\n", "Filesystem volume name:", out);

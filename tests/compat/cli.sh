@@ -32,8 +32,24 @@ for tool in "$MKFS" "$FSCK" "$DUMP" "$INJECT"; do
 	done
 done
 
+# ---- the man pages carry the release: its version and one date -----------
+version=$("$FSCK" -V | awk '{ print $NF }')
+dates=
+for page in mkfs.f2fs fsck.f2fs dump.f2fs inject.f2fs; do
+	th=$(sed -n 's/^\.TH [^ ]* 8 //p' "$top_srcdir/man/$page.8")
+	check "man $page: .TH names f2fs-ng $version" \
+		sh -c "echo '$th' | grep -q '\"f2fs-ng $version\"'"
+	dates="$dates$(echo "$th" | awk -F'"' '{ print $2 }')
+"
+done
+check "the four man pages carry one date" test "$(echo "$dates" | sort -u | grep -c .)" = 1
+for page in mkfs.f2fs fsck.f2fs; do
+	check "man $page has an EXAMPLES section" grep -q '^\.SH EXAMPLES' "$top_srcdir/man/$page.8"
+done
+
 # ---- fsck -l: f2fs-tools' lines first, then ours ---------------------------
-new_image "$WORK/ours.img" 1G -O extra_attr,inode_checksum,sb_checksum,casefold -C utf8 -l LABEL
+new_image "$WORK/ours.img" 1G -O extra_attr,inode_checksum,sb_checksum,casefold -C utf8 \
+	-l "Zé$(printf '\360\237\230\200')x"
 truncate -s 1G "$WORK/tools.img"
 "$MKFS_ORACLE" -f -q -l tools "$WORK/tools.img" >/dev/null 2>&1 || hard_error "f2fs-tools mkfs"
 for img in ours tools; do
