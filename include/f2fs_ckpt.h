@@ -18,6 +18,46 @@ int f2fs_cp_block_validate(const struct f2fs_checkpoint *cp, const char **why);
 int f2fs_cp_pack_read(struct f2fs_dev *dev, uint32_t pack_start,
 		      uint8_t first[F2FS_BLKSIZE], uint64_t *version,
 		      const char **why);
+/* A pack whose only fault is its checksum: checksum_offset and
+ * cp_pack_total_block_count in range, the crc wrong, and the last block a
+ * byte copy of the first.  first receives the first block. */
+int f2fs_cp_pack_read_crc_only(struct f2fs_dev *dev, uint32_t pack_start,
+			       uint8_t first[F2FS_BLKSIZE], uint64_t *version,
+			       const char **why);
+/* The cp_payload a pack implies: cp_pack_start_sum less the checkpoint
+ * block and the orphan blocks (their count read from the last of them). */
+int f2fs_cp_implied_payload(struct f2fs_dev *dev, uint32_t pack_start,
+			    const struct f2fs_checkpoint *cp, uint32_t *payload);
+/* The checkpoint_ver for a new pack written over the pack not in use: one
+ * above the pack in use, and above what the overwritten pack's first and
+ * last blocks claim when that is newer (a newest pack the check did not
+ * use), so that a write cut in the middle never pairs the new first block
+ * with an old last block of the same version. */
+uint64_t f2fs_cp_next_version(const struct f2fs_fs *fs);
+
+/* Parts of f2fs_ckpt_validate() (f2fs_mount.h): the fields mkfs sets once
+ * (reserved and overprovision segments, user_block_count), and where the
+ * pack's parts lie (version bitmap sizes and places, cp_pack_start_sum,
+ * the large NAT bitmap layout, room for nat_bits). */
+int f2fs_ckpt_check_geometry(const struct f2fs_super_block *sb,
+			     const struct f2fs_checkpoint *cp, const char **why);
+int f2fs_ckpt_check_layout(const struct f2fs_super_block *sb,
+			   const struct f2fs_checkpoint *cp, const char **why);
+
+/* A checkpoint field f2fs_ckpt_derive() recomputed. */
+struct f2fs_cp_derived {
+	const char *field;	/* kernel name */
+	uint64_t found, value;
+};
+#define F2FS_CP_MAX_DERIVED 4
+/* Recompute in cp the fields f2fs_sanity_check_ckpt() checks that are a
+ * function of the superblock, where they fail: the SIT and NAT version
+ * bitmap sizes, cp_pack_start_sum of a pack without orphan blocks, and
+ * CP_NAT_BITS_FLAG where nat_bits cannot fit.  Returns how many changed,
+ * each described in out[]. */
+unsigned int f2fs_ckpt_derive(const struct f2fs_super_block *sb, struct f2fs_checkpoint *cp,
+			      struct f2fs_cp_derived out[F2FS_CP_MAX_DERIVED]);
+
 /* nat_bits block count as the kernel's mount check computes it. */
 uint32_t f2fs_cp_nat_bits_blocks_kernel_check(uint32_t segment_count_nat);
 /* Byte offsets of the SIT and NAT version bitmaps in the loaded buffer

@@ -6,6 +6,9 @@
  * f2fs_fs_open() validates as the kernel does at mount and records, for a
  * checker, what it found wrong about each copy (f2fs_fs_open never refuses
  * a volume that has one good superblock and one good checkpoint pack).
+ * A checker may ask for more (F2FS_OPEN_SALVAGE): where the kernel would
+ * refuse the volume, go on from what can be derived, in memory only (see
+ * struct f2fs_salvage).
  */
 #ifndef F2FS_MOUNT_H
 #define F2FS_MOUNT_H
@@ -14,11 +17,44 @@
 #include <stdint.h>
 #include "f2fs_fs.h"
 #include "f2fs_dev.h"
+#include "f2fs_ckpt.h"
 
 /* Result of validating one superblock copy or one checkpoint pack. */
 struct f2fs_check_result {
 	int err;		/* 0 if valid, else -EFSCORRUPTED / -EFSBADCRC / -EIO */
 	const char *why;	/* static description of the first failed check */
+};
+
+/* A superblock field a rebuild derived where a copy had another value. */
+struct f2fs_sb_derived {
+	int copy;		/* superblock copy 0 or 1 */
+	unsigned int field;	/* for f2fs_sb_derivable_name() */
+	uint64_t found, value;
+};
+#define F2FS_MAX_SB_DERIVED 40
+
+/* What an open with F2FS_OPEN_SALVAGE did beyond the kernel's mount (all
+ * in memory; a repair writes it).  The kernel's own verdicts stay in
+ * sb_check, cp_check and ckpt_sanity. */
+struct f2fs_salvage {
+	/* Both superblock copies invalid: fs->sb rebuilt by f2fs_sb_rebuild()
+	 * from copy sb_index, and confirmed by a checkpoint pack the kernel's
+	 * rules accept and by the root inode found through NAT and SIT. */
+	bool sb_rebuilt;
+	const char *sb_refused;		/* why no rebuild, when one was tried */
+	uint32_t n_sb_derived;
+	struct f2fs_sb_derived sb_derived[F2FS_MAX_SB_DERIVED];
+	/* No pack with a valid crc: the pack in use fails only its crc and
+	 * passes every rule of f2fs_ckpt_validate(); the root is confirmed. */
+	bool cp_crc_only;
+	const char *cp_refused;		/* why no pack was taken, when tried */
+	/* The newest pack fails a rule on a field that cannot be derived: the
+	 * other pack is in use (cp_index), -1 when not. */
+	int cp_dropped;
+	const char *cp_dropped_why;
+	/* Fields of the pack in use recomputed from the superblock. */
+	uint32_t n_cp_derived;
+	struct f2fs_cp_derived cp_derived[F2FS_CP_MAX_DERIVED];
 };
 
 struct f2fs_fs {
@@ -64,6 +100,8 @@ struct f2fs_fs {
 	uint32_t sit_bitmap_size, nat_bitmap_size;
 	uint32_t inode_chksum_seed;
 	uint32_t ndevs;		/* devices of the volume (devs[] of the superblock) */
+
+	struct f2fs_salvage salvage;	/* F2FS_OPEN_SALVAGE only */
 };
 
 /* Open path read-only (or per opts) and load superblock, checkpoint and
@@ -75,6 +113,16 @@ int f2fs_fs_open(const char *path, const struct f2fs_dev_opts *opts,
 		 struct f2fs_fs **out);
 /* Same on an already open device (takes ownership). */
 int f2fs_fs_open_dev(struct f2fs_dev *dev, struct f2fs_fs **out);
+/* With flags: F2FS_OPEN_SALVAGE goes on where the kernel refuses, from
+ * what can be derived: a superblock rebuilt from two damaged copies
+ * (f2fs_sb_rebuild), checkpoint fields recomputed from the superblock
+ * (f2fs_ckpt_derive), the older pack when the newest fails a rule on a
+ * field that cannot be derived, a pack whose only fault is its crc.
+ * fs->salvage says what was done.  Never writes. */
+#define F2FS_OPEN_SALVAGE	0x1u
+int f2fs_fs_open_dev_flags(struct f2fs_dev *dev, unsigned int flags, struct f2fs_fs **out);
+/* Whether the open went beyond what the kernel mounts (fs->salvage). */
+bool f2fs_fs_salvaged(const struct f2fs_fs *fs);
 /* A multi-device volume: open devices 1.. by the paths in the superblock's
  * device list, with opts, and attach them to fs->dev (f2fs_dev_attach),
  * which then addresses the whole volume.  Nothing to do for one device.
@@ -130,5 +178,10 @@ static inline struct f2fs_journal *f2fs_sit_journal(struct f2fs_fs *fs)
 /* Slot of nid in the NAT journal of the loaded checkpoint (the first one,
  * as the kernel's lookup finds it), or -1. */
 int f2fs_nat_journal_slot(struct f2fs_fs *fs, uint32_t nid);
+/* One entry as the loaded checkpoint has it, without the NAT or SIT
+ * models: the journal's copy first, then the current copy of its block
+ * (one read).  -EINVAL for a nid or segno out of range. */
+int f2fs_fs_nat_entry(struct f2fs_fs *fs, uint32_t nid, struct f2fs_nat_entry *e);
+int f2fs_fs_sit_entry(struct f2fs_fs *fs, uint32_t segno, struct f2fs_sit_entry *se);
 
 #endif

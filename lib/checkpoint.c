@@ -67,6 +67,102 @@ int f2fs_cp_pack_read(struct f2fs_dev *dev, uint32_t pack_start,
 	return 0;
 }
 
+int f2fs_cp_pack_read_crc_only(struct f2fs_dev *dev, uint32_t pack_start,
+			       uint8_t first[F2FS_BLKSIZE], uint64_t *version,
+			       const char **why)
+{
+	uint8_t last[F2FS_BLKSIZE];
+	const struct f2fs_checkpoint *cp = (const void *)first;
+	uint32_t off, total;
+	int err;
+
+	*why = NULL;
+	err = f2fs_dev_read(dev, pack_start, 1, first);
+	if (err) {
+		*why = "cannot read the first checkpoint block";
+		return err;
+	}
+	off = le32_to_cpu(cp->checksum_offset);
+	total = le32_to_cpu(cp->cp_pack_total_block_count);
+	if (off < CP_MIN_CHKSUM_OFFSET || off > CP_CHKSUM_OFFSET)
+		CP_FAIL("checksum_offset is outside 192..4092");
+	if (f2fs_cp_checksum_ok(cp))
+		CP_FAIL("the checksum holds: the pack fails for another reason");
+	if (total <= 2 || total > BLKS_PER_SEG)
+		CP_FAIL("cp_pack_total_block_count is outside 3..512");
+	err = f2fs_dev_read(dev, (uint64_t)pack_start + total - 1, 1, last);
+	if (err) {
+		*why = "cannot read the last checkpoint block";
+		return err;
+	}
+	if (memcmp(first, last, F2FS_BLKSIZE))
+		CP_FAIL("the last checkpoint block is not a copy of the first");
+	*version = le64_to_cpu(cp->checkpoint_ver);
+	return 0;
+}
+
+int f2fs_cp_implied_payload(struct f2fs_dev *dev, uint32_t pack_start,
+			    const struct f2fs_checkpoint *cp, uint32_t *payload)
+{
+	uint32_t start_sum = le32_to_cpu(cp->cp_pack_start_sum), orphans = 0;
+
+	if (start_sum < 1 || start_sum > BLKS_PER_SEG - 1 - NR_CURSEG_TYPE)
+		return -EFSCORRUPTED;
+	if (le32_to_cpu(cp->ckpt_flags) & CP_ORPHAN_PRESENT_FLAG) {
+		struct f2fs_orphan_block ob;
+		int err = f2fs_dev_read(dev, (uint64_t)pack_start + start_sum - 1, 1, &ob);
+
+		if (err)
+			return err;
+		/* the block before the summaries is the last orphan block */
+		orphans = le16_to_cpu(ob.blk_count);
+		if (!orphans || le16_to_cpu(ob.blk_addr) != orphans || orphans >= start_sum)
+			return -EFSCORRUPTED;
+	}
+	*payload = start_sum - 1 - orphans;
+	return *payload > F2FS_MAX_CP_PAYLOAD ? -EFSCORRUPTED : 0;
+}
+
+/* A version the pack not in use claims (first or last block), if it
+ * could be read. */
+static bool slot_block_version(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t *ver,
+			       uint32_t *total)
+{
+	uint8_t blk[F2FS_BLKSIZE];
+
+	if (f2fs_dev_read(dev, blkaddr, 1, blk))
+		return false;
+	*ver = le64_to_cpu(((const struct f2fs_checkpoint *)blk)->checkpoint_ver);
+	if (total)
+		*total = le32_to_cpu(((const struct f2fs_checkpoint *)blk)->cp_pack_total_block_count);
+	return true;
+}
+
+static void raise_above(uint64_t cur, uint64_t claimed, uint64_t *next)
+{
+	/* only versions newer than the pack in use, and only while the
+	 * result stays newer than it */
+	if ((int64_t)(claimed - cur) > 0 && (int64_t)(claimed + 1 - cur) > 0 &&
+	    (int64_t)(claimed + 1 - *next) > 0)
+		*next = claimed + 1;
+}
+
+uint64_t f2fs_cp_next_version(const struct f2fs_fs *fs)
+{
+	uint64_t cur = le64_to_cpu(fs->cp->checkpoint_ver), next = cur + 1, ver;
+	uint64_t start = (uint64_t)le32_to_cpu(fs->sb.cp_blkaddr) +
+			 (uint64_t)(1 - fs->cp_index) * BLKS_PER_SEG;
+	uint32_t total;
+
+	if (slot_block_version(fs->dev, start, &ver, &total)) {
+		raise_above(cur, ver, &next);
+		if (total > 2 && total <= BLKS_PER_SEG &&
+		    slot_block_version(fs->dev, start + total - 1, &ver, NULL))
+			raise_above(cur, ver, &next);
+	}
+	return next;
+}
+
 static int check_cursegs(const struct f2fs_checkpoint *cp, uint32_t main_segs,
 			 bool ro, const char **why)
 {
@@ -103,22 +199,19 @@ uint32_t f2fs_cp_nat_bits_blocks_kernel_check(uint32_t segment_count_nat)
 	return (uint32_t)((2 * bytes + 8 + F2FS_BLKSIZE - 1) / F2FS_BLKSIZE);
 }
 
-int f2fs_ckpt_validate(const struct f2fs_super_block *sb,
-		       const struct f2fs_checkpoint *cp, const char **why)
+/* The fields mkfs sets once: reserved and overprovision segments and the
+ * user blocks they leave. */
+static int check_ckpt_geometry(const struct f2fs_super_block *sb,
+			       const struct f2fs_checkpoint *cp, const char **why)
 {
 	bool ro = le32_to_cpu(sb->feature) & F2FS_FEATURE_RO;
 	uint32_t main_segs = le32_to_cpu(sb->segment_count_main);
-	uint32_t nat_segs = le32_to_cpu(sb->segment_count_nat);
-	uint32_t sit_segs = le32_to_cpu(sb->segment_count_sit);
-	uint32_t payload = le32_to_cpu(sb->cp_payload);
-	uint32_t flags = le32_to_cpu(cp->ckpt_flags);
-	uint64_t fsmeta, max_nid, start_sum;
 	uint64_t user_blocks = le64_to_cpu(cp->user_block_count);
-	int err;
+	uint64_t fsmeta;
 
-	*why = NULL;
-	fsmeta = (uint64_t)le32_to_cpu(sb->segment_count_ckpt) + sit_segs + nat_segs +
-		 le32_to_cpu(cp->rsvd_segment_count) + le32_to_cpu(sb->segment_count_ssa);
+	fsmeta = (uint64_t)le32_to_cpu(sb->segment_count_ckpt) + le32_to_cpu(sb->segment_count_sit) +
+		 le32_to_cpu(sb->segment_count_nat) + le32_to_cpu(cp->rsvd_segment_count) +
+		 le32_to_cpu(sb->segment_count_ssa);
 	if (fsmeta >= le32_to_cpu(sb->segment_count))
 		CP_FAIL("metadata and reserved segments exceed segment_count");
 	if (!ro && (fsmeta < F2FS_MIN_META_SEGMENTS ||
@@ -127,32 +220,149 @@ int f2fs_ckpt_validate(const struct f2fs_super_block *sb,
 		CP_FAIL("wrong layout: too few metadata, reserved or overprovision segments");
 	if (user_blocks == 0 || user_blocks >= ((uint64_t)main_segs + (ro ? 1 : 0)) << 9)
 		CP_FAIL("user_block_count is 0 or not below the main area size");
-	if (le64_to_cpu(cp->valid_block_count) > user_blocks)
+	return 0;
+}
+
+static int check_ckpt_counts(const struct f2fs_super_block *sb,
+			     const struct f2fs_checkpoint *cp, const char **why)
+{
+	uint64_t max_nid = (uint64_t)(le32_to_cpu(sb->segment_count_nat) / 2) * BLKS_PER_SEG *
+			   NAT_ENTRY_PER_BLOCK;
+
+	if (le64_to_cpu(cp->valid_block_count) > le64_to_cpu(cp->user_block_count))
 		CP_FAIL("valid_block_count exceeds user_block_count");
-	max_nid = (uint64_t)(nat_segs / 2) * BLKS_PER_SEG * NAT_ENTRY_PER_BLOCK;
 	if ((uint64_t)le32_to_cpu(cp->valid_node_count) + F2FS_RESERVED_NODE_NUM > max_nid)
 		CP_FAIL("valid_node_count exceeds the NAT capacity");
-	err = check_cursegs(cp, main_segs, ro, why);
-	if (err)
-		return err;
-	if (le32_to_cpu(cp->sit_ver_bitmap_bytesize) != ((sit_segs / 2) << 9) / 8 ||
-	    le32_to_cpu(cp->nat_ver_bitmap_bytesize) != ((nat_segs / 2) << 9) / 8)
+	return 0;
+}
+
+static uint32_t sit_bitmap_bytes(const struct f2fs_super_block *sb)
+{
+	return ((le32_to_cpu(sb->segment_count_sit) / 2) << 9) / 8;
+}
+
+static uint32_t nat_bitmap_bytes(const struct f2fs_super_block *sb)
+{
+	return ((le32_to_cpu(sb->segment_count_nat) / 2) << 9) / 8;
+}
+
+static int check_ckpt_bitmaps(const struct f2fs_super_block *sb,
+			      const struct f2fs_checkpoint *cp, const char **why)
+{
+	uint32_t main_segs = le32_to_cpu(sb->segment_count_main);
+
+	if (le32_to_cpu(cp->sit_ver_bitmap_bytesize) != sit_bitmap_bytes(sb) ||
+	    le32_to_cpu(cp->nat_ver_bitmap_bytesize) != nat_bitmap_bytes(sb))
 		CP_FAIL("SIT/NAT version bitmap sizes do not match the superblock");
 	if ((uint64_t)le32_to_cpu(cp->sit_ver_bitmap_bytesize) * 8 <
 	    (main_segs + SIT_ENTRY_PER_BLOCK - 1) / SIT_ENTRY_PER_BLOCK)
 		CP_FAIL("SIT area is too small for the main area");
-	start_sum = le32_to_cpu(cp->cp_pack_start_sum);
-	if (start_sum < payload + 1 || start_sum > BLKS_PER_SEG - 1 - NR_CURSEG_TYPE)
+	return 0;
+}
+
+static bool start_sum_ok(uint32_t start_sum, uint32_t payload)
+{
+	return start_sum >= payload + 1 && start_sum <= BLKS_PER_SEG - 1 - NR_CURSEG_TYPE;
+}
+
+static bool nat_bits_fit(const struct f2fs_super_block *sb)
+{
+	return le32_to_cpu(sb->cp_payload) + 2 + NR_CURSEG_TYPE +
+	       f2fs_cp_nat_bits_blocks_kernel_check(le32_to_cpu(sb->segment_count_nat)) < BLKS_PER_SEG;
+}
+
+/* Where the pack's parts are: summaries, the large NAT bitmap layout,
+ * room for nat_bits. */
+static int check_pack_layout(const struct f2fs_super_block *sb,
+			     const struct f2fs_checkpoint *cp, const char **why)
+{
+	uint32_t flags = le32_to_cpu(cp->ckpt_flags);
+
+	if (!start_sum_ok(le32_to_cpu(cp->cp_pack_start_sum), le32_to_cpu(sb->cp_payload)))
 		CP_FAIL("cp_pack_start_sum is out of range");
 	if ((flags & CP_LARGE_NAT_BITMAP_FLAG) &&
 	    le32_to_cpu(cp->checksum_offset) != CP_MIN_CHKSUM_OFFSET)
 		CP_FAIL("large NAT bitmap checkpoint without its checksum at 192");
-	if ((flags & CP_NAT_BITS_FLAG) &&
-	    payload + 2 + NR_CURSEG_TYPE + f2fs_cp_nat_bits_blocks_kernel_check(nat_segs) >= BLKS_PER_SEG)
+	if ((flags & CP_NAT_BITS_FLAG) && !nat_bits_fit(sb))
 		CP_FAIL("nat_bits do not fit in the checkpoint segment");
-	if (flags & CP_ERROR_FLAG)
+	return 0;
+}
+
+int f2fs_ckpt_validate(const struct f2fs_super_block *sb,
+		       const struct f2fs_checkpoint *cp, const char **why)
+{
+	bool ro = le32_to_cpu(sb->feature) & F2FS_FEATURE_RO;
+	int err;
+
+	*why = NULL;
+	if ((err = check_ckpt_geometry(sb, cp, why)) ||
+	    (err = check_ckpt_counts(sb, cp, why)) ||
+	    (err = check_cursegs(cp, le32_to_cpu(sb->segment_count_main), ro, why)) ||
+	    (err = check_ckpt_bitmaps(sb, cp, why)) ||
+	    (err = check_pack_layout(sb, cp, why)))
+		return err;
+	if (le32_to_cpu(cp->ckpt_flags) & CP_ERROR_FLAG)
 		CP_FAIL("checkpoint has CP_ERROR_FLAG set");
 	return 0;
+}
+
+int f2fs_ckpt_check_geometry(const struct f2fs_super_block *sb,
+			     const struct f2fs_checkpoint *cp, const char **why)
+{
+	*why = NULL;
+	return check_ckpt_geometry(sb, cp, why);
+}
+
+int f2fs_ckpt_check_layout(const struct f2fs_super_block *sb,
+			   const struct f2fs_checkpoint *cp, const char **why)
+{
+	uint32_t sit_off, nat_off;
+	int err;
+
+	*why = NULL;
+	if ((err = check_ckpt_bitmaps(sb, cp, why)) || (err = check_pack_layout(sb, cp, why)))
+		return err;
+	if (f2fs_cp_bitmap_locate(cp, le32_to_cpu(sb->cp_payload), &sit_off, &nat_off))
+		CP_FAIL("the version bitmaps do not fit the checkpoint");
+	return 0;
+}
+
+static void note_derived(struct f2fs_cp_derived *out, unsigned int *n, const char *field,
+			 uint64_t found, uint64_t value)
+{
+	if (*n < F2FS_CP_MAX_DERIVED)
+		out[(*n)++] = (struct f2fs_cp_derived){ .field = field, .found = found, .value = value };
+}
+
+unsigned int f2fs_ckpt_derive(const struct f2fs_super_block *sb, struct f2fs_checkpoint *cp,
+			      struct f2fs_cp_derived out[F2FS_CP_MAX_DERIVED])
+{
+	uint32_t payload = le32_to_cpu(sb->cp_payload);
+	uint32_t flags = le32_to_cpu(cp->ckpt_flags);
+	uint32_t start_sum = le32_to_cpu(cp->cp_pack_start_sum);
+	unsigned int n = 0;
+
+	if (le32_to_cpu(cp->sit_ver_bitmap_bytesize) != sit_bitmap_bytes(sb)) {
+		note_derived(out, &n, "sit_ver_bitmap_bytesize",
+			     le32_to_cpu(cp->sit_ver_bitmap_bytesize), sit_bitmap_bytes(sb));
+		cp->sit_ver_bitmap_bytesize = cpu_to_le32(sit_bitmap_bytes(sb));
+	}
+	if (le32_to_cpu(cp->nat_ver_bitmap_bytesize) != nat_bitmap_bytes(sb)) {
+		note_derived(out, &n, "nat_ver_bitmap_bytesize",
+			     le32_to_cpu(cp->nat_ver_bitmap_bytesize), nat_bitmap_bytes(sb));
+		cp->nat_ver_bitmap_bytesize = cpu_to_le32(nat_bitmap_bytes(sb));
+	}
+	/* without orphan blocks the summaries follow the payload */
+	if (!start_sum_ok(start_sum, payload) && !(flags & CP_ORPHAN_PRESENT_FLAG) &&
+	    payload <= F2FS_MAX_CP_PAYLOAD) {
+		note_derived(out, &n, "cp_pack_start_sum", start_sum, payload + 1);
+		cp->cp_pack_start_sum = cpu_to_le32(payload + 1);
+	}
+	if ((flags & CP_NAT_BITS_FLAG) && !nat_bits_fit(sb)) {
+		note_derived(out, &n, "ckpt_flags", flags, flags & ~(uint32_t)CP_NAT_BITS_FLAG);
+		cp->ckpt_flags = cpu_to_le32(flags & ~(uint32_t)CP_NAT_BITS_FLAG);
+	}
+	return n;
 }
 
 int f2fs_cp_bitmap_locate(const struct f2fs_checkpoint *cp, uint32_t cp_payload,

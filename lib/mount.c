@@ -27,6 +27,7 @@ static void read_superblocks(struct f2fs_fs *fs)
 
 		r->err = f2fs_sb_read_copy(fs->dev, i, &fs->sb_copy[i]);
 		if (r->err) {
+			memset(&fs->sb_copy[i], 0, sizeof(fs->sb_copy[i]));
 			r->why = "cannot read the superblock";
 			continue;
 		}
@@ -63,6 +64,83 @@ static void derive_geometry(struct f2fs_fs *fs)
 	}
 }
 
+/* ---- salvage: a superblock rebuilt from two damaged copies ---------- */
+
+/* The cp_payload the newest readable pack at cp_blkaddr implies (a valid
+ * one, else one whose only fault is its crc). */
+static uint32_t implied_payload(struct f2fs_fs *fs, uint32_t cp_blkaddr)
+{
+	uint8_t blk[2][F2FS_BLKSIZE];
+	uint64_t ver[2];
+	int best = -1;
+
+	for (int i = 0; i < 2; i++) {
+		uint32_t start = cp_blkaddr + (uint32_t)i * BLKS_PER_SEG;
+		const char *why;
+
+		if (f2fs_cp_pack_read(fs->dev, start, blk[i], &ver[i], &why) &&
+		    f2fs_cp_pack_read_crc_only(fs->dev, start, blk[i], &ver[i], &why))
+			continue;
+		if (best < 0 || (int64_t)(ver[i] - ver[best]) > 0)
+			best = i;
+	}
+	if (best >= 0) {
+		uint32_t payload;
+
+		if (!f2fs_cp_implied_payload(fs->dev, cp_blkaddr + (uint32_t)best * BLKS_PER_SEG,
+					     (const void *)blk[best], &payload))
+			return payload;
+	}
+	return F2FS_CP_PAYLOAD_UNKNOWN;
+}
+
+static void note_sb_derived(struct f2fs_fs *fs, const struct f2fs_super_block *const copies[2])
+{
+	struct f2fs_salvage *s = &fs->salvage;
+
+	for (int c = 0; c < 2; c++) {
+		if (!copies[c])
+			continue;
+		for (unsigned int i = 0; i < f2fs_sb_derivable_count(); i++) {
+			uint64_t found = f2fs_sb_derivable_get(copies[c], i);
+			uint64_t value = f2fs_sb_derivable_get(&fs->sb, i);
+
+			if (found != value && s->n_sb_derived < F2FS_MAX_SB_DERIVED)
+				s->sb_derived[s->n_sb_derived++] = (struct f2fs_sb_derived){
+					.copy = c, .field = i, .found = found, .value = value };
+		}
+	}
+}
+
+static bool has_magic(const struct f2fs_super_block *sb)
+{
+	return le32_to_cpu(sb->magic) == F2FS_SUPER_MAGIC;
+}
+
+/* Both copies invalid: rebuild from those carrying the magic (none: not
+ * an F2FS volume, nothing tried).  Confirmed by salvage_unconfirmed(). */
+static void rebuild_superblock(struct f2fs_fs *fs)
+{
+	const struct f2fs_super_block *copies[2];
+	uint32_t payload;
+	int base;
+
+	for (int i = 0; i < 2; i++)
+		copies[i] = has_magic(&fs->sb_copy[i]) ? &fs->sb_copy[i] : NULL;
+	if (!copies[0] && !copies[1])
+		return;
+	base = copies[0] ? 0 : 1;
+	payload = implied_payload(fs, le32_to_cpu(copies[base]->cp_blkaddr));
+	if (f2fs_sb_rebuild(copies, fs->dev->size_bytes / F2FS_BLKSIZE, payload, &fs->sb,
+			    &fs->salvage.sb_refused))
+		return;
+	fs->sb_index = base;
+	fs->salvage.sb_rebuilt = true;
+	note_sb_derived(fs, copies);
+}
+
+/* ---- checkpoint ------------------------------------------------------ */
+
 /* Read both packs and choose the newer valid one (signed difference). */
 static int choose_checkpoint(struct f2fs_fs *fs, uint8_t first[2][F2FS_BLKSIZE])
 {
@@ -88,33 +166,122 @@ static int choose_checkpoint(struct f2fs_fs *fs, uint8_t first[2][F2FS_BLKSIZE])
 	return 0;
 }
 
-static int load_checkpoint(struct f2fs_fs *fs)
+/* Salvage: no valid pack; take the newest whose only fault is its crc and
+ * that passes every rule of f2fs_ckpt_validate(). */
+static int choose_crc_only_pack(struct f2fs_fs *fs, uint8_t first[2][F2FS_BLKSIZE])
 {
-	uint8_t first[2][F2FS_BLKSIZE];
+	uint32_t cp_blkaddr = le32_to_cpu(fs->sb.cp_blkaddr);
+	const char *why = "no pack fails only its checksum";
+	uint64_t ver[2];
+	int best = -1;
+
+	for (int i = 0; i < 2; i++) {
+		const char *w;
+
+		if (f2fs_cp_pack_read_crc_only(fs->dev, cp_blkaddr + (uint32_t)i * BLKS_PER_SEG,
+					       first[i], &ver[i], &w))
+			continue;
+		if (f2fs_ckpt_validate(&fs->sb, (const void *)first[i], &w)) {
+			why = "a pack that fails only its checksum breaks a rule of the kernel's as well";
+			continue;
+		}
+		if (best < 0 || (int64_t)(ver[i] - ver[best]) > 0)
+			best = i;
+	}
+	if (best < 0) {
+		fs->salvage.cp_refused = why;
+		return -EFSCORRUPTED;
+	}
+	fs->cp_index = best;
+	fs->cp_version[best] = ver[best];
+	fs->cp_start_blkaddr = cp_blkaddr + (uint32_t)best * BLKS_PER_SEG;
+	fs->salvage.cp_crc_only = true;
+	return 0;
+}
+
+/* The cp block of pack `pack` (first) and its cp_payload blocks, in one
+ * new buffer. */
+static int read_pack_buffer(struct f2fs_fs *fs, int pack, const uint8_t *first, uint8_t **out)
+{
 	uint32_t payload = le32_to_cpu(fs->sb.cp_payload);
+	uint32_t start = le32_to_cpu(fs->sb.cp_blkaddr) + (uint32_t)pack * BLKS_PER_SEG;
+	uint8_t *buf = calloc(1 + payload, F2FS_BLKSIZE);
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, first, F2FS_BLKSIZE);
+	if (payload)
+		err = f2fs_dev_read(fs->dev, (uint64_t)start + 1, payload, buf + F2FS_BLKSIZE);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*out = buf;
+	return 0;
+}
+
+static void use_pack_buffer(struct f2fs_fs *fs, int pack, uint8_t *buf)
+{
+	free(fs->cp_buf);
+	fs->cp_buf = buf;
+	fs->cp = (struct f2fs_checkpoint *)buf;
+	fs->cp_flags = le32_to_cpu(fs->cp->ckpt_flags);
+	fs->cp_index = pack;
+	fs->cp_start_blkaddr = le32_to_cpu(fs->sb.cp_blkaddr) + (uint32_t)pack * BLKS_PER_SEG;
+}
+
+/* The older pack in place of the newest one, when it is usable once its
+ * own derivable fields are recomputed. */
+static void fall_back_to_older_pack(struct f2fs_fs *fs, uint8_t first[2][F2FS_BLKSIZE],
+				    const char *newest_why)
+{
+	struct f2fs_salvage *s = &fs->salvage;
+	int older = 1 - fs->cp_index;
+	struct f2fs_cp_derived derived[F2FS_CP_MAX_DERIVED];
+	struct f2fs_check_result sanity;
+	unsigned int n;
+	const char *why;
+	uint8_t *buf;
+
+	if (fs->cp_check[older].err || read_pack_buffer(fs, older, first[older], &buf))
+		return;
+	sanity.err = f2fs_ckpt_validate(&fs->sb, (const void *)buf, &sanity.why);
+	n = f2fs_ckpt_derive(&fs->sb, (void *)buf, derived);
+	if (f2fs_ckpt_check_layout(&fs->sb, (const void *)buf, &why)) {
+		free(buf);
+		return;
+	}
+	s->cp_dropped = fs->cp_index;
+	s->cp_dropped_why = newest_why;
+	use_pack_buffer(fs, older, buf);
+	fs->ckpt_sanity = sanity;
+	s->n_cp_derived = n;
+	memcpy(s->cp_derived, derived, sizeof(derived));
+}
+
+/* Salvage: the chosen pack fails f2fs_ckpt_validate().  Recompute what
+ * the superblock implies; if where the pack's parts lie still cannot be
+ * told, go on from the older pack when it can. */
+static void salvage_pack(struct f2fs_fs *fs, uint8_t first[2][F2FS_BLKSIZE])
+{
+	struct f2fs_salvage *s = &fs->salvage;
+	const char *why;
+
+	s->n_cp_derived = f2fs_ckpt_derive(&fs->sb, fs->cp, s->cp_derived);
+	fs->cp_flags = le32_to_cpu(fs->cp->ckpt_flags);
+	if (f2fs_ckpt_check_layout(&fs->sb, fs->cp, &why))
+		fall_back_to_older_pack(fs, first, why);
+}
+
+static int locate_bitmaps(struct f2fs_fs *fs)
+{
 	uint32_t sit_off, nat_off;
 	int err;
 
-	err = choose_checkpoint(fs, first);
-	if (err)
-		return err;
-	fs->cp_buf = calloc(1 + payload, F2FS_BLKSIZE);
-	if (!fs->cp_buf)
-		return -ENOMEM;
-	memcpy(fs->cp_buf, first[fs->cp_index], F2FS_BLKSIZE);
-	if (payload) {
-		err = f2fs_dev_read(fs->dev, (uint64_t)fs->cp_start_blkaddr + 1, payload,
-				    fs->cp_buf + F2FS_BLKSIZE);
-		if (err)
-			return err;
-	}
-	fs->cp = (struct f2fs_checkpoint *)fs->cp_buf;
-	fs->cp_flags = le32_to_cpu(fs->cp->ckpt_flags);
-	fs->ckpt_sanity.err = f2fs_ckpt_validate(&fs->sb, fs->cp, &fs->ckpt_sanity.why);
-
 	fs->sit_bitmap_size = le32_to_cpu(fs->cp->sit_ver_bitmap_bytesize);
 	fs->nat_bitmap_size = le32_to_cpu(fs->cp->nat_ver_bitmap_bytesize);
-	err = f2fs_cp_bitmap_locate(fs->cp, payload, &sit_off, &nat_off);
+	err = f2fs_cp_bitmap_locate(fs->cp, le32_to_cpu(fs->sb.cp_payload), &sit_off, &nat_off);
 	if (err || fs->sit_bitmap_size * 8 < fs->sit_blk_cnt ||
 	    (uint64_t)fs->nat_bitmap_size * 8 < fs->nat_blocks) {
 		if (!fs->ckpt_sanity.err) {
@@ -126,6 +293,27 @@ static int load_checkpoint(struct f2fs_fs *fs)
 	fs->sit_bitmap = fs->cp_buf + sit_off;
 	fs->nat_bitmap = fs->cp_buf + nat_off;
 	return 0;
+}
+
+static int load_checkpoint(struct f2fs_fs *fs, bool salvage)
+{
+	uint8_t first[2][F2FS_BLKSIZE];
+	uint8_t *buf;
+	int err;
+
+	err = choose_checkpoint(fs, first);
+	if (err && salvage)
+		err = choose_crc_only_pack(fs, first);
+	if (err)
+		return err;
+	err = read_pack_buffer(fs, fs->cp_index, first[fs->cp_index], &buf);
+	if (err)
+		return err;
+	use_pack_buffer(fs, fs->cp_index, buf);
+	fs->ckpt_sanity.err = f2fs_ckpt_validate(&fs->sb, fs->cp, &fs->ckpt_sanity.why);
+	if (fs->ckpt_sanity.err && salvage)
+		salvage_pack(fs, first);
+	return locate_bitmaps(fs);
 }
 
 static void load_cursegs(struct f2fs_fs *fs)
@@ -141,10 +329,142 @@ static void load_cursegs(struct f2fs_fs *fs)
 	fs->cursum_load_err = f2fs_fs_load_cursums(fs);
 }
 
-int f2fs_fs_open_dev(struct f2fs_dev *dev, struct f2fs_fs **out)
+/* ---- salvage: confirming what was rebuilt ---------------------------- */
+
+int f2fs_fs_nat_entry(struct f2fs_fs *fs, uint32_t nid, struct f2fs_nat_entry *e)
+{
+	int slot = f2fs_nat_journal_slot(fs, nid);
+	struct f2fs_nat_block blk;
+	int err;
+
+	if (nid >= fs->max_nid)
+		return -EINVAL;
+	if (slot >= 0) {
+		*e = f2fs_nat_journal(fs)->nat_j.entries[slot].ne;
+		return 0;
+	}
+	err = f2fs_dev_read(fs->dev, f2fs_current_nat_addr(fs, nid / (uint32_t)NAT_ENTRY_PER_BLOCK),
+			    1, &blk);
+	if (!err)
+		*e = blk.entries[nid % NAT_ENTRY_PER_BLOCK];
+	return err;
+}
+
+int f2fs_fs_sit_entry(struct f2fs_fs *fs, uint32_t segno, struct f2fs_sit_entry *se)
+{
+	const struct f2fs_journal *j = f2fs_sit_journal(fs);
+	uint32_t n = le16_to_cpu(j->n_sits);
+	struct f2fs_sit_block blk;
+	int err;
+
+	if (segno >= fs->main_segs)
+		return -EINVAL;
+	for (uint32_t i = 0; fs->cursum_loaded && i < n && i < SIT_JOURNAL_ENTRIES; i++)
+		if (le32_to_cpu(j->sit_j.entries[i].segno) == segno) {
+			*se = j->sit_j.entries[i].se;
+			return 0;
+		}
+	err = f2fs_dev_read(fs->dev, f2fs_current_sit_addr(fs, segno / (uint32_t)SIT_ENTRY_PER_BLOCK),
+			    1, &blk);
+	if (!err)
+		*se = blk.entries[segno % SIT_ENTRY_PER_BLOCK];
+	return err;
+}
+
+/* The root inode where the checkpoint's NAT says, a directory, valid in
+ * its SIT: NULL, or why not. */
+static const char *root_not_found(struct f2fs_fs *fs)
+{
+	struct f2fs_nat_entry e;
+	struct f2fs_sit_entry se;
+	struct f2fs_node node;
+	uint32_t addr;
+
+	if (f2fs_fs_nat_entry(fs, F2FS_ROOT_INO, &e))
+		return "the root inode's NAT entry cannot be read";
+	addr = le32_to_cpu(e.block_addr);
+	if (!f2fs_blkaddr_in_main(fs, addr))
+		return "the root inode's NAT entry does not point into the main area";
+	if (f2fs_dev_read(fs->dev, addr, 1, &node))
+		return "the root inode's block cannot be read";
+	if (le32_to_cpu(node.footer.nid) != F2FS_ROOT_INO || le32_to_cpu(node.footer.ino) != F2FS_ROOT_INO)
+		return "the block the root's NAT entry names is not the root inode";
+	if ((le16_to_cpu(node.i.i_mode) & 0170000) != 0040000)
+		return "the root inode is not a directory";
+	if (f2fs_fs_sit_entry(fs, f2fs_blkaddr_to_segno(fs, addr), &se) ||
+	    !f2fs_test_bit((addr - fs->main_blkaddr) % BLKS_PER_SEG, se.valid_map))
+		return "the root inode's block is not valid in SIT";
+	return NULL;
+}
+
+/* A rebuilt superblock needs a pack the kernel's rules accept against
+ * it; either salvage needs the pack's summaries and the root. */
+static const char *salvage_unconfirmed(struct f2fs_fs *fs, int load_err)
+{
+	if (load_err)
+		return fs->salvage.sb_rebuilt ? "no checkpoint pack fits the rebuilt superblock" :
+						"the checkpoint cannot be loaded";
+	if (fs->salvage.sb_rebuilt && fs->ckpt_sanity.err)
+		return "the checkpoint breaks the kernel's rules against the rebuilt superblock";
+	if (!fs->cursum_loaded || fs->cursum_load_err)
+		return "the checkpoint's summaries cannot be loaded";
+	return root_not_found(fs);
+}
+
+/* Undo an unconfirmed salvage: the volume is as the kernel sees it. */
+static void drop_salvage(struct f2fs_fs *fs, const char *why)
+{
+	struct f2fs_salvage *s = &fs->salvage;
+
+	free(fs->cp_buf);
+	fs->cp_buf = NULL;
+	fs->cp = NULL;
+	fs->cp_index = -1;
+	fs->cursum_loaded = false;
+	if (s->sb_rebuilt) {
+		fs->sb_index = -1;
+		memset(&fs->sb, 0, sizeof(fs->sb));
+		s->sb_rebuilt = false;
+		s->n_sb_derived = 0;
+		s->sb_refused = why;
+	} else {
+		s->cp_refused = why;
+	}
+	s->cp_crc_only = false;
+	s->cp_dropped = -1;
+	s->n_cp_derived = 0;
+}
+
+static int open_volume(struct f2fs_fs *fs, bool salvage)
+{
+	const char *why;
+	int err;
+
+	fs->salvage.cp_dropped = -1;
+	read_superblocks(fs);
+	if (fs->sb_index < 0 && salvage)
+		rebuild_superblock(fs);
+	if (fs->sb_index < 0)
+		return -EFSCORRUPTED;
+	derive_geometry(fs);
+	err = load_checkpoint(fs, salvage);
+	if (!err)
+		load_cursegs(fs);
+	if (!fs->salvage.sb_rebuilt && !fs->salvage.cp_crc_only)
+		return err;
+	if (err && err != -EFSCORRUPTED && err != -EFSBADCRC)
+		return err;	/* I/O or memory: not the volume's fault */
+	why = salvage_unconfirmed(fs, err);
+	if (why) {
+		drop_salvage(fs, why);
+		return -EFSCORRUPTED;
+	}
+	return 0;
+}
+
+int f2fs_fs_open_dev_flags(struct f2fs_dev *dev, unsigned int flags, struct f2fs_fs **out)
 {
 	struct f2fs_fs *fs = calloc(1, sizeof(*fs));
-	int err;
 
 	*out = NULL;
 	if (!fs) {
@@ -153,15 +473,19 @@ int f2fs_fs_open_dev(struct f2fs_dev *dev, struct f2fs_fs **out)
 	}
 	fs->dev = dev;
 	*out = fs;
-	read_superblocks(fs);
-	if (fs->sb_index < 0)
-		return -EFSCORRUPTED;
-	derive_geometry(fs);
-	err = load_checkpoint(fs);
-	if (err)
-		return err;
-	load_cursegs(fs);
-	return 0;
+	return open_volume(fs, (flags & F2FS_OPEN_SALVAGE) != 0);
+}
+
+bool f2fs_fs_salvaged(const struct f2fs_fs *fs)
+{
+	const struct f2fs_salvage *s = &fs->salvage;
+
+	return s->sb_rebuilt || s->cp_crc_only || s->cp_dropped >= 0 || s->n_cp_derived;
+}
+
+int f2fs_fs_open_dev(struct f2fs_dev *dev, struct f2fs_fs **out)
+{
+	return f2fs_fs_open_dev_flags(dev, 0, out);
 }
 
 int f2fs_fs_open(const char *path, const struct f2fs_dev_opts *opts,

@@ -1,8 +1,9 @@
 # tests/unit/core.mk: layout, superblock/checkpoint validation, mount.
-check_PROGRAMS += tests/unit/test_layout tests/unit/test_mount
-TESTS += tests/unit/test_layout tests/unit/test_mount
+check_PROGRAMS += tests/unit/test_layout tests/unit/test_mount tests/unit/test_sb_derive
+TESTS += tests/unit/test_layout tests/unit/test_mount tests/unit/test_sb_derive
 tests_unit_test_layout_LDADD = $(UNIT_LDADD)
 tests_unit_test_mount_LDADD = $(UNIT_LDADD)
+tests_unit_test_sb_derive_LDADD = $(UNIT_LDADD)
 # test_mount formats images with our mkfs (built by 'all' before 'check').
 check_PROGRAMS += tests/unit/test_commit
 TESTS += tests/unit/test_commit
