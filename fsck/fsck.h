@@ -222,6 +222,10 @@ int fsck_pass_sit(struct fsck_ctx *ctx);
 int fsck_pass_nat(struct fsck_ctx *ctx);
 int fsck_pass_nodes(struct fsck_ctx *ctx);
 int fsck_pass_rollforward(struct fsck_ctx *ctx);
+/* The footer version of the nodes the roll-forward chain holds after the
+ * checkpoint in use, and whether node n carries it (fsck_pass_rollfwd.c). */
+uint64_t fsck_chain_version(const struct f2fs_fs *fs);
+bool fsck_chain_node_belongs(const struct f2fs_fs *fs, uint64_t want, const struct f2fs_node *n);
 int fsck_pass_ssa(struct fsck_ctx *ctx);
 int fsck_pass_verify(struct fsck_ctx *ctx);
 /* After the walk: quota files against the usage the walk charged

@@ -18,7 +18,7 @@
 #define CHAIN_WINDOW	64u	/* blocks read ahead along the chain */
 #define FSCK_NI_CHAIN	0x80
 
-static uint64_t chain_version(const struct f2fs_fs *fs)
+uint64_t fsck_chain_version(const struct f2fs_fs *fs)
 {
 	uint64_t ver = le64_to_cpu(fs->cp->checkpoint_ver);
 	uint32_t off = le32_to_cpu(fs->cp->checksum_offset);
@@ -28,7 +28,7 @@ static uint64_t chain_version(const struct f2fs_fs *fs)
 	return ver;
 }
 
-static bool belongs(const struct f2fs_fs *fs, uint64_t want, const struct f2fs_node *n)
+bool fsck_chain_node_belongs(const struct f2fs_fs *fs, uint64_t want, const struct f2fs_node *n)
 {
 	uint64_t have = le64_to_cpu(n->footer.cp_ver);
 
@@ -71,7 +71,7 @@ int fsck_pass_rollforward(struct fsck_ctx *ctx)
 	if (!buf)
 		return -ENOMEM;
 	fsck_progress(ctx, 5, 0, 1);
-	want = chain_version(fs);
+	want = fsck_chain_version(fs);
 	addr = f2fs_seg_start_blkaddr(fs, segno) + blkoff;
 	while (fsck_addr_in_main(ctx, addr) && count <= ctx->main_blocks) {
 		uint64_t rel = addr - fs->main_blkaddr;
@@ -91,7 +91,7 @@ int fsck_pass_rollforward(struct fsck_ctx *ctx)
 				break;
 		}
 		n = (const void *)(buf + (addr - win_start) * F2FS_BLKSIZE);
-		if (!belongs(fs, want, n))
+		if (!fsck_chain_node_belongs(fs, want, n))
 			break;
 		fsck_set(ctx->chain, rel);
 		fsck_fix_chain_node(ctx, addr, n);

@@ -4,21 +4,25 @@
  *
  * The kernel asks for a full check through the checkpoint (CP_FSCK_FLAG,
  * CP_QUOTA_NEED_FSCK_FLAG) and through the superblock (the errors and stop
- * reasons it records).  When it has asked for nothing, the last checkpoint
- * is an unmount checkpoint and pass 1 (both superblock copies, both packs,
- * the checkpoint in use, the log summaries with their NAT and SIT
- * journals, the orphan blocks) reported no error or warning, the SIT
- * entries of the six logs are checked as the kernel checks them when it
- * mounts (check_block_count(): the count matches the map and the type is
- * known; sanity_check_curseg(): no valid block at or after the write
- * position of an LFS log, nor at it for an SSR log) and the run ends.
- * Anything else, including an unclean shutdown whose roll-forward chain
- * this path does not walk, runs every pass.  Reads: the SIT blocks of the
- * logs (at most six); the SIT entries of other segments, which the kernel
- * also reads at mount, are left to the full check (-f): reading the
- * whole SIT would cost more than a boot-time preen may (an order of
+ * reasons it records).  When it has asked for nothing and pass 1 (both
+ * superblock copies, both packs, the checkpoint in use, the log summaries
+ * with their NAT and SIT journals, the orphan blocks) reported no error or
+ * warning, the SIT entries of the six logs are checked as the kernel
+ * checks them when it mounts (check_block_count(): the count matches the
+ * map and the type is known; sanity_check_curseg(): no valid block at or
+ * after the write position of an LFS log, nor at it for an SSR log).
+ * After an unclean shutdown the roll-forward chain is walked as the
+ * kernel's recovery will walk it, and must end without a loop, a block the
+ * checkpoint keeps live, or a new inode whose NAT entry is in use (what
+ * makes the recovery, and so the mount, fail).  Then the run ends; on
+ * anything else it runs every pass.  Reads: the SIT blocks of the logs (at
+ * most six) and, after an unclean shutdown, the chain's blocks with the
+ * SIT and NAT blocks they need.  The SIT entries of other segments, which
+ * the kernel also reads at mount, are left to the full check (-f): reading
+ * the whole SIT would cost more than a boot-time preen may (an order of
  * magnitude under f2fs-tools' -a; bench/preen-bench.sh).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "f2fs_ckpt.h"
@@ -84,15 +88,158 @@ static bool any_byte_set(const uint8_t *p, size_t n)
 	return false;
 }
 
-/* The kernel asked for a check, or the last shutdown was unclean. */
+/* The kernel asked for a check. */
 static bool kernel_wants_check(const struct f2fs_fs *fs)
 {
 	const struct f2fs_super_block *sb = &fs->sb;
 
 	return (fs->cp_flags & (CP_FSCK_FLAG | CP_QUOTA_NEED_FSCK_FLAG | CP_ERROR_FLAG)) ||
-	       !(fs->cp_flags & CP_UMOUNT_FLAG) ||
 	       any_byte_set(sb->s_errors, sizeof(sb->s_errors)) ||
 	       any_byte_set(sb->s_stop_reason, sizeof(sb->s_stop_reason));
+}
+
+/* ---- the roll-forward chain of an unclean shutdown ---- */
+
+/* Block addresses (or inode numbers) seen along the chain: open
+ * addressing, 0 is never stored (no main-area block or inode is 0). */
+struct u32_set {
+	uint32_t *slot;
+	uint32_t cap, n;
+};
+
+static uint32_t set_hash(uint32_t v, uint32_t mask)
+{
+	return (v * 2654435761u) & mask;
+}
+
+/* 1 if v was there, 0 if added, -ENOMEM. */
+static int set_add(struct u32_set *s, uint32_t v)
+{
+	uint32_t i;
+
+	if ((s->n + 1) * 2 > s->cap) {
+		struct u32_set g = { calloc(s->cap ? s->cap * 2 : 1024, sizeof(uint32_t)),
+				     s->cap ? s->cap * 2 : 1024, 0 };
+
+		if (!g.slot)
+			return -ENOMEM;
+		for (uint32_t k = 0; k < s->cap; k++)
+			if (s->slot[k])
+				(void)set_add(&g, s->slot[k]);
+		free(s->slot);
+		*s = g;
+	}
+	for (i = set_hash(v, s->cap - 1); s->slot[i]; i = (i + 1) & (s->cap - 1))
+		if (s->slot[i] == v)
+			return 1;
+	s->slot[i] = v;
+	s->n++;
+	return 0;
+}
+
+struct chain_walk {
+	struct f2fs_fs *fs;
+	struct u32_set blocks, inodes;
+	uint32_t sit_segno;		/* segment of the SIT entry cached, or UINT32_MAX */
+	struct f2fs_sit_entry sit;
+};
+
+/* Whether addr is valid in the SIT: the kernel's recovery would then find
+ * a fsync'd node where the checkpoint keeps a live block. */
+static int chain_block_live(struct chain_walk *w, uint32_t addr, bool *live)
+{
+	uint32_t segno = f2fs_blkaddr_to_segno(w->fs, addr);
+
+	if (segno != w->sit_segno) {
+		int err = curseg_sit_entry(w->fs, segno, &w->sit);
+
+		if (err)
+			return err;
+		w->sit_segno = segno;
+	}
+	*live = f2fs_test_bit((addr - w->fs->main_blkaddr) % BLKS_PER_SEG, w->sit.valid_map);
+	return 0;
+}
+
+/* The NAT entry of nid as the kernel sees it: the journal's copy first. */
+static int nat_entry(struct f2fs_fs *fs, uint32_t nid, struct f2fs_nat_entry *e)
+{
+	const struct f2fs_journal *j = f2fs_nat_journal(fs);
+	uint32_t n = le16_to_cpu(j->n_nats);
+	struct f2fs_nat_block blk;
+	int err;
+
+	for (uint32_t i = 0; i < n && i < NAT_JOURNAL_ENTRIES; i++) {
+		if (le32_to_cpu(j->nat_j.entries[i].nid) == nid) {
+			*e = j->nat_j.entries[i].ne;
+			return 0;
+		}
+	}
+	err = f2fs_dev_read(fs->dev, f2fs_current_nat_addr(fs, nid / (uint32_t)NAT_ENTRY_PER_BLOCK),
+			    1, &blk);
+	if (!err)
+		*e = blk.entries[nid % NAT_ENTRY_PER_BLOCK];
+	return err;
+}
+
+/* A node of the chain the kernel's recovery would fail on: the first
+ * fsync'd inode block of a new file (DENT mark) whose NAT entry is in
+ * use (f2fs_recover_inode_page()). */
+static int chain_node_refused(struct chain_walk *w, const struct f2fs_node *n, bool *refused)
+{
+	uint32_t ino = le32_to_cpu(n->footer.ino), nid = le32_to_cpu(n->footer.nid);
+	uint32_t flag = le32_to_cpu(n->footer.flag);
+	struct f2fs_nat_entry e;
+	int err;
+
+	*refused = false;
+	if (!(flag & (1u << FSYNC_BIT_SHIFT)) || !ino || ino >= w->fs->max_nid)
+		return 0;
+	err = set_add(&w->inodes, ino);
+	if (err)
+		return err < 0 ? err : 0;
+	if (nid != ino || !(flag & (1u << DENT_BIT_SHIFT)))
+		return 0;
+	err = nat_entry(w->fs, ino, &e);
+	if (!err)
+		*refused = le32_to_cpu(e.block_addr) != NULL_ADDR;
+	return err;
+}
+
+/* Walk the chain as the kernel's recovery will (from the warm node log's
+ * write position, while the footers carry this checkpoint's version):
+ * true when it ends without a loop, a block the checkpoint keeps live, or
+ * a new inode the recovery would refuse. */
+static bool chain_replayable(struct f2fs_fs *fs)
+{
+	struct chain_walk w = { .fs = fs, .sit_segno = UINT32_MAX };
+	uint32_t segno = fs->curseg_segno[CURSEG_WARM_NODE];
+	uint64_t want = fsck_chain_version(fs), limit = (uint64_t)fs->main_segs * BLKS_PER_SEG;
+	uint32_t addr = f2fs_seg_start_blkaddr(fs, segno) + fs->curseg_blkoff[CURSEG_WARM_NODE];
+	bool ok = false;
+
+	for (uint64_t count = 0; count <= limit; count++) {
+		struct f2fs_node n;
+		bool bad = false;
+
+		if (!f2fs_blkaddr_in_main(fs, addr)) {
+			ok = true;
+			break;
+		}
+		if (set_add(&w.blocks, addr) || f2fs_dev_read(fs->dev, addr, 1, &n))
+			break;		/* a loop, or no memory or read: check it all */
+		if (!fsck_chain_node_belongs(fs, want, &n)) {
+			ok = true;
+			break;
+		}
+		if (chain_block_live(&w, addr, &bad) || bad ||
+		    chain_node_refused(&w, &n, &bad) || bad)
+			break;
+		addr = le32_to_cpu(n.footer.next_blkaddr);
+	}
+	free(w.blocks.slot);
+	free(w.inodes.slot);
+	return ok;
 }
 
 bool fsck_preen_may_stop(struct fsck_ctx *ctx)
@@ -110,6 +257,9 @@ bool fsck_preen_may_stop(struct fsck_ctx *ctx)
 	for (int t = 0; t < NR_CURSEG_TYPE; t++)
 		if (!curseg_sound(fs, t))
 			return false;
+	/* an unclean shutdown: the chain the kernel will replay at mount */
+	if (!(fs->cp_flags & (CP_UMOUNT_FLAG | CP_DISABLED_FLAG)) && !chain_replayable(fs))
+		return false;
 	ctx->mount_check_only = true;
 	return true;
 }

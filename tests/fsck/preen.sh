@@ -3,10 +3,11 @@
 #
 # Without -f and without a request from the kernel (CP_FSCK_FLAG,
 # CP_QUOTA_NEED_FSCK_FLAG, errors or stop reasons recorded in the
-# superblock, an unclean shutdown), preen checks only what the kernel
-# validates at mount and exits 0 without writing, even on a volume damaged
-# deeper down: the regression of issue 12 is a volume whose NAT entry for a
-# 3 MiB file was zeroed, where -a dropped the file's name.  With -f, or when
+# superblock), preen checks only what the kernel validates at mount (after
+# an unclean shutdown, also the roll-forward chain it will replay) and
+# exits 0 without writing, even on a volume damaged deeper down: the
+# regression of issue 12 is a volume whose NAT entry for a 3 MiB file was
+# zeroed, where -a dropped the file's name.  With -f, or when
 # the kernel asked, the full check runs and preen fixes only what loses
 # nothing a user can see; anything else stops it with exit 4 and nothing
 # written.  The table's preen-safe set is checked through --list-problems.
@@ -125,13 +126,80 @@ run_fsck "$IMG" -p
 [ "$RC" = 1 ] && grep -q "^F2FS-1008 " "$OUT" && pass "s_errors: -p checks and clears them" ||
 	fail "s_errors: -p exit $RC: $(grep '^F2FS' "$OUT" | head -2)"
 
-# --- an unclean shutdown: the roll-forward chain is not walked on the
-# fast path, so the full check runs ---
-fresh unclean
-inj --cp 0 --mb ckpt_flags --val $((FLAGS & ~1))
+# --- an unclean shutdown: the fast path walks the roll-forward chain the
+# kernel will replay (node blocks from the warm node log's write position
+# whose footers carry the checkpoint's version) and stops only when the
+# kernel's recovery would go through: no loop, no block the checkpoint
+# keeps live, no new inode whose NAT entry is in use ---
+CPVER=$(cp_field "$GOOD" checkpoint_ver)
+MAIN=$(cp_field "$GOOD" main_blkaddr)
+WSEG=$(cp_field "$GOOD" 'cur_node_segno[1]')
+WOFF=$(cp_field "$GOOD" 'cur_node_blkoff[1]')
+[ -n "$CPVER" ] && [ -n "$MAIN" ] && [ -n "$WSEG" ] && [ -n "$WOFF" ] || hard_error "checkpoint fields from fsck -l"
+CHAIN=$((MAIN + ${WSEG%% *} * 512 + ${WOFF%% *}))
+# put_le BLK OFFSET BYTES VALUE: a little-endian value into a block
+put_le() {
+	local i
+	for ((i = 0; i < $3; i++)); do
+		inj --blk "$1" --mb raw --idx $(($2 + i)) --val $((($4 >> (8 * i)) & 255))
+	done
+}
+# chain_node BLK NID INO FLAG NEXT: a node footer of this checkpoint's chain
+chain_node() {
+	put_le "$1" 4072 4 "$2"
+	put_le "$1" 4076 4 "$3"
+	put_le "$1" 4080 4 "$4"
+	put_le "$1" 4084 8 "$CPVER"
+	put_le "$1" 4092 4 "$5"
+}
+unclean() {
+	fresh "$1"
+	inj --cp 0 --mb ckpt_flags --val $((FLAGS & ~1))
+}
+unclean unclean-nochain
 run_fsck "$IMG" -a
-grep -q "clean: the kernel has not asked" "$OUT" && fail "unclean shutdown: -a took the fast path" ||
-	pass "unclean shutdown: -a runs the full check"
+grep -q "clean: the kernel has not asked" "$OUT" && [ "$RC" = 0 ] &&
+	pass "unclean shutdown, no chain: the fast path" || fail "unclean, no chain: exit $RC: $(head -2 "$OUT")"
+unclean unclean-chain
+chain_node $CHAIN 7000 7000 0 $((CHAIN + 1))
+chain_node $((CHAIN + 1)) 7001 7000 0 0
+before=$(sum)
+run_fsck "$IMG" -a
+grep -q "clean: the kernel has not asked" "$OUT" && [ "$RC" = 0 ] && [ "$(sum)" = "$before" ] &&
+	pass "unclean shutdown, a chain the kernel replays: the fast path" ||
+	fail "unclean, chain: exit $RC: $(head -2 "$OUT")"
+unclean unclean-loop
+chain_node $CHAIN 7000 7000 0 $((CHAIN + 1))
+chain_node $((CHAIN + 1)) 7001 7000 0 $CHAIN
+run_fsck "$IMG" -a
+! grep -q "clean: the kernel has not asked" "$OUT" && grep -q "^F2FS-8001 " "$OUT" && [ "$RC" = 4 ] &&
+	pass "unclean shutdown, a looping chain: the full check (8001, exit 4)" ||
+	fail "unclean, loop: exit $RC: $(head -3 "$OUT")"
+unclean unclean-newino
+chain_node $CHAIN "$THREE" "$THREE" 6 0
+run_fsck "$IMG" -a
+! grep -q "clean: the kernel has not asked" "$OUT" && grep -q "^F2FS-8002 " "$OUT" && [ "$RC" = 4 ] &&
+	pass "unclean shutdown, a new inode already in NAT: the full check (8002, exit 4)" ||
+	fail "unclean, new inode in NAT: exit $RC: $(head -3 "$OUT")"
+
+# images the kernel wrote (tests/kernel), clean or cut by a power cut
+# with a roll-forward chain: the fast path on every one, nothing written
+KIMAGES=${KERNEL_IMAGES:-$top_builddir/tests/kernel/images}
+if [ -f "$KIMAGES/index" ]; then
+	while read -r name nature desc; do
+		case "$name" in ''|'#'*) continue ;; esac
+		[ -f "$KIMAGES/$name.img" ] || { fail "kernel image $name listed but missing"; continue; }
+		IMG=$WORK/k.img
+		cp --sparse=always "$KIMAGES/$name.img" "$IMG"
+		before=$(sum)
+		run_fsck "$IMG" -a
+		[ "$RC" = 0 ] && grep -q "clean: the kernel has not asked" "$OUT" && [ "$(sum)" = "$before" ] &&
+			pass "kernel image $name ($nature): the fast path" ||
+			fail "kernel image $name ($nature): -a exit $RC: $(head -2 "$OUT")"
+	done <"$KIMAGES/index"
+else
+	echo "note: no kernel images ($KIMAGES/index); run the kernel interop tests first to include them"
+fi
 
 # --- what the kernel refuses at mount is never waved through ---
 fresh cursegbit
