@@ -179,8 +179,8 @@ static int set_cp_member(struct inj_ctx *c, struct f2fs_checkpoint *cp, bool *fi
 	} else {
 		f = inj_field_find(inj_cp_fields, mb);
 		if (!f)
-			return inj_err("unknown checkpoint member '%s' (inject.f2fs --cp 0 -h lists them)",
-				       mb);
+			return inj_err("unknown or unsupported member '%s' of --cp "
+				       "(inject.f2fs --cp 0 -h lists them)", mb);
 		if (inj_field_apply(c, f, (uint8_t *)cp, F2FS_BLKSIZE))
 			return -1;
 		inj_field_range(c, f, &start, &end);

@@ -46,7 +46,7 @@ static int set_orphan_member(struct inj_ctx *c, struct inj_cp_pack *p)
 	bool entry = !strcmp(c->o->mb, "orphan") || !strcmp(c->o->mb, "orphan_ino");
 
 	if (!entry && !(f = inj_field_find(orphan_hdr_fields, c->o->mb)))
-		return inj_err("unknown orphan member '%s'", c->o->mb);
+		return inj_err("unknown or unsupported member '%s' of --cp", c->o->mb);
 	if (entry && !c->o->has_idx)
 		return inj_err("%s needs --idx ENTRY", c->o->mb);
 	b = entry ? idx / F2FS_ORPHANS_PER_BLOCK : idx;

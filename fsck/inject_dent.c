@@ -264,7 +264,8 @@ static int set_member(struct inj_ctx *c, struct dent_hit *h)
 		return inj_set_uint(c, de + 8, 2, false, mb);
 	if (!strcmp(mb, "d_ftype"))
 		return inj_set_uint(c, de + 10, 1, false, mb);
-	return inj_err("unknown dentry member '%s' (inject.f2fs --dent -h lists them)", mb);
+	return inj_err("unknown or unsupported member '%s' of --dent "
+		       "(inject.f2fs --dent -h lists them)", mb);
 }
 
 int inject_dent(struct inj_ctx *c)

@@ -29,8 +29,8 @@ static int set_entry_member(struct inj_ctx *c, uint8_t *entry, size_t len)
 	const struct inj_field *f = inj_field_find(nat_entry_fields, c->o->mb);
 
 	if (!f)
-		return inj_err("unknown NAT member '%s' (inject.f2fs --nat 0 -h lists them)",
-			       c->o->mb);
+		return inj_err("unknown or unsupported member '%s' of --nat "
+			       "(inject.f2fs --nat 0 -h lists them)", c->o->mb);
 	return inj_field_apply(c, f, entry, len);
 }
 
@@ -109,7 +109,7 @@ static int inject_nat_bits(struct inj_ctx *c)
 	int r;
 
 	if (!header && !empty && strcmp(c->o->mb, "nat_bits_full"))
-		return inj_err("unknown NAT member '%s'", c->o->mb);
+		return inj_err("unknown or unsupported member '%s' of --nat", c->o->mb);
 	if (inj_cp_open_pack(c, &p))
 		return -1;
 	r = !(le32_to_cpu(p.cp->ckpt_flags) & CP_NAT_BITS_FLAG);

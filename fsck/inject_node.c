@@ -138,7 +138,8 @@ static int apply_member(struct inj_ctx *c, struct f2fs_node *node, bool is_inode
 			return -1;
 		inj_field_range(c, f, &start, &end);
 	} else {
-		return inj_err("unknown node member '%s' (inject.f2fs --node -h lists them)", mb);
+		return inj_err("unknown or unsupported member '%s' of --node "
+			       "(inject.f2fs --node -h lists them)", mb);
 	}
 	if (end > CSUM_START && start < CSUM_START + 4)
 		*fix = false;

@@ -92,8 +92,8 @@ static int apply_member(struct inj_ctx *c, struct f2fs_super_block *sb,
 	}
 	f = inj_field_find(inj_sb_fields, c->o->mb);
 	if (!f)
-		return inj_err("unknown superblock member '%s' (inject.f2fs --sb 0 -h lists them)",
-			       c->o->mb);
+		return inj_err("unknown or unsupported member '%s' of --sb "
+			       "(inject.f2fs --sb 0 -h lists them)", c->o->mb);
 	if (inj_field_apply(c, f, (uint8_t *)sb, sizeof(*sb)))
 		return -1;
 	inj_field_range(c, f, start, end);

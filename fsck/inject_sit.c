@@ -105,7 +105,8 @@ static int set_entry_member(struct inj_ctx *c, uint8_t *e)
 		snprintf(c->ch.member, sizeof(c->ch.member), "valid_map[%u]", idx);
 		return 0;
 	}
-	return inj_err("unknown SIT member '%s' (inject.f2fs --sit 0 -h lists them)", mb);
+	return inj_err("unknown or unsupported member '%s' of --sit "
+		       "(inject.f2fs --sit 0 -h lists them)", mb);
 }
 
 static int inject_journal(struct inj_ctx *c, int slot)

@@ -52,7 +52,8 @@ static int member_layout(struct inj_ctx *c, enum inj_sum_part *part, uint32_t *e
 		*off = 5;
 		*size = 2;
 	} else {
-		return inj_err("unknown SSA member '%s' (inject.f2fs --ssa -h lists them)", mb);
+		return inj_err("unknown or unsupported member '%s' of --ssa "
+			       "(inject.f2fs --ssa -h lists them)", mb);
 	}
 	return entry_index(c, entry);
 }

@@ -124,6 +124,14 @@ for inj in "i_inline 0x1" "i_inline_xattr_size 2048"; do
 		pass "f2fs/023 --mb $1: supported ($output)"
 	fi
 done
+# A member we do not have never gets this far (its _require_inject_f2fs_command
+# is _notrun, above); by hand it fails with f2fs-tools' words, on stderr.
+cp "$DEV" "$WORK/before.img"
+"$INJECT" --node --mb i_no_such_member --nid "$FOO" --val 1 "$DEV" >"$WORK/out" 2>"$WORK/err"
+rc=$?
+check "an unsupported member: exit 1, \"unknown or unsupported member\", nothing written" \
+	sh -c "[ $rc = 1 ] && grep -q 'unknown or unsupported member' '$WORK/err' &&
+	       cmp -s '$DEV' '$WORK/before.img'"
 
 # ---- tests/f2fs/012: --nolinear-lookup and the linear_lookup line --------
 CF=$WORK/cf.img
