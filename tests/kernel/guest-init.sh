@@ -6,8 +6,9 @@
 #   vdb  output disk: receives a tar of /out (rc, dmesg, anything the
 #        scenario puts there) when the scenario ends
 #   vdc… the images under test, also reachable as /dev/img/<name>
-# The scenario's exit status is printed as "KTEST-RESULT: N" and stored in
-# /out/rc; then the guest powers off.
+# "KTEST-BOOTED" marks the end of the kernel's boot, "KTEST-SCENARIO" the
+# start of the scenario.  The scenario's exit status is printed as
+# "KTEST-RESULT: N" and stored in /out/rc; then the guest powers off.
 
 /bin/busybox mkdir -p /proc /sys /dev /tmp /mnt /out /ctl
 /bin/busybox mount -t proc proc /proc
@@ -51,6 +52,9 @@ done < /ctl/disks
 
 export KTEST_OUT=/out
 cd /ctl || exit 1
+# From here on the images may be written to: the runner retries a failed
+# boot only when this marker never reached the console.
+echo "KTEST-SCENARIO"
 # shellcheck disable=SC2046
 sh /ctl/run.sh $(cat /ctl/args) < /dev/null
 ktest_finish $?

@@ -6,8 +6,14 @@
 #  2. A scenario that exits 0 but logs an F2FS error: caught as a complaint.
 #  3. A kernel crash: caught as a complaint and as a run without a verdict.
 #  4. A scenario that hangs: caught as a timeout.
+#  5. A boot that panics before the scenario starts (KTEST_SABOTAGE_BOOT
+#     makes the first attempt boot without an init): retried once, with the
+#     retry logged, and the second attempt's verdict (a pass, here of a
+#     power-cut run on an attached image) is the run's.
+#  6. Two such boots in a row: one retry only, then the failure counts.
 # Each case passes only when run-guest.sh reports exactly the expected
-# verdict bits (1 scenario failed, 2 kernel complained, 4 no verdict).
+# verdict bits (1 scenario failed, 2 kernel complained, 4 no verdict); no
+# case but 5 and 6 may be retried.
 . "$(dirname "$0")/kcommon.sh"
 
 kt_begin harness-negative "negative controls: broken image, injected error, crash, hang"
@@ -34,12 +40,36 @@ if kt_mkfs "$img" 1G -l k-nomagic; then
 fi
 rm -f "$img"
 
-kt_guest kmsg "$KSRC/guest/selftest-kmsg.sh"
+# retries RUN N: the log of run RUN must report N boot retries.
+retries() {
+	cat "$KWORK/$1.log"
+	n=$(grep -c 'RETRYING ONCE' "$KWORK/$1.log")
+	[ "$n" -eq "$2" ] || kt_bad "$1: $n boot retries logged, expected $2"
+}
+
+kt_guest kmsg "$KSRC/guest/selftest-kmsg.sh" > "$KWORK/kmsg.log"
+retries kmsg 0
 expect "F2FS error line after exit 0" 2
 
-kt_guest crash "$KSRC/guest/selftest-crash.sh"
+kt_guest crash "$KSRC/guest/selftest-crash.sh" > "$KWORK/crash.log"
+retries crash 0
 expect "kernel crash" 6
 
-kt_guest hang -t 25 "$KSRC/guest/selftest-hang.sh"
+kt_guest hang -t 25 "$KSRC/guest/selftest-hang.sh" > "$KWORK/hang.log"
+retries hang 0
 expect "hanging scenario" 4
+
+img=$KWORK/boot.img
+if kt_mkfs "$img" 64M -l k-boot; then
+	KTEST_SABOTAGE_BOOT=1 kt_guest boot-once -r -t 60 -a cut "$KSRC/guest/selftest-boot.sh" \
+		boot="$img" > "$KWORK/boot-once.log"
+	retries boot-once 1
+	expect "one boot failure, then a power-cut run" 0
+	grep -q 'Kernel panic' "$KWORK/boot-once/attempt1/console.log.txt" ||
+		kt_bad "boot-once: the first attempt did not panic at boot"
+fi
+rm -f "$img"
+KTEST_SABOTAGE_BOOT=2 kt_guest boot-twice -t 60 "$KSRC/guest/selftest-boot.sh" > "$KWORK/boot-twice.log"
+retries boot-twice 1
+expect "two boot failures" 6
 kt_end

@@ -10,6 +10,7 @@ KERNEL_TESTS = \
 	tests/kernel/fill-gc.sh \
 	tests/kernel/multidev.sh \
 	tests/kernel/casefold.sh \
+	tests/kernel/inode-types.sh \
 	tests/kernel/harness-negative.sh
 TESTS += $(KERNEL_TESTS)
 EXTRA_DIST += $(KERNEL_TESTS) \
@@ -27,9 +28,11 @@ EXTRA_DIST += $(KERNEL_TESTS) \
 	tests/kernel/guest/fill-gc.sh \
 	tests/kernel/guest/multidev.sh \
 	tests/kernel/guest/casefold.sh \
+	tests/kernel/guest/inode-types.sh \
 	tests/kernel/guest/selftest-kmsg.sh \
 	tests/kernel/guest/selftest-hang.sh \
-	tests/kernel/guest/selftest-crash.sh
+	tests/kernel/guest/selftest-crash.sh \
+	tests/kernel/guest/selftest-boot.sh
 
 clean-local: clean-local-kernel
 clean-local-kernel:
@@ -38,7 +41,7 @@ clean-local-kernel:
 # The fsck and dump tests also check the images the kernel scenarios leave
 # behind, so under a parallel 'make check' they wait for those scenarios.
 KERNEL_IMAGE_LOGS = tests/kernel/mkfs-matrix.log tests/kernel/power-cut.log \
-	tests/kernel/fill-gc.log
+	tests/kernel/fill-gc.log tests/kernel/inode-types.log
 KERNEL_IMAGE_USERS = tests/fsck/clean.log tests/dump/sbcp-oracle.log \
 	tests/dump/extract.log tests/dump/views.log tests/dump/kernel-extract.log
 $(KERNEL_IMAGE_USERS): $(KERNEL_IMAGE_LOGS)

@@ -18,6 +18,9 @@
 #   2  the kernel complained: oops, BUG, WARNING, call trace, an F2FS error or
 #      warning line, an I/O error
 #   4  no verdict: QEMU failed, the guest did not boot, died, or timed out
+# A run that fails before the scenario starts (a boot failure) is retried
+# once when the images are untouched; the runner says so ("BOOT FAILURE on
+# attempt 1 ... RETRYING ONCE") and keeps the first console in DIR/attempt1.
 #
 # Environment: top_srcdir, top_builddir (default: derived from this script
 # and the current directory), KTEST_ACCEL (default tcg), KTEST_KVER (kernel
@@ -146,13 +149,15 @@ order_modules() {
 }
 
 # virtio for the disks, crc32 (f2fs asks the crypto API for it), the
-# compressors f2fs links against, quota formats, null_blk for zoned tests.
+# compressors f2fs links against, quota formats, the ciphers and hash of
+# fscrypt v2 policies (AES-256-XTS over ECB, AES-256-CTS, HKDF-SHA512; the guest has
+# no modprobe to load them on demand), null_blk for zoned tests.
 MODULES="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci virtio_blk
 crc32_generic crc32c_generic quota_tree quota_v2 lz4_compress lz4hc_compress zstd_compress
-f2fs configfs null_blk"
+ecb xts cts sha512_generic f2fs configfs null_blk"
 
 ktool_src=$KSRC/ktool.c
-key=$(cat "$KSRC/guest-init.sh" "$KSRC/guest-lib.sh" "$ktool_src" "$busybox" 2>/dev/null |
+key=$( (echo "$MODULES"; cat "$KSRC/guest-init.sh" "$KSRC/guest-lib.sh" "$ktool_src" "$busybox") 2>/dev/null |
 	cksum | cut -d' ' -f1)-$kver-$kid
 initrd=$KCACHE/initramfs-$key.cpio
 
@@ -217,7 +222,7 @@ fi
 # ---------- disks ----------
 
 rm -rf "$dir"
-mkdir -p "$dir/ctl" "$dir/out" || die "cannot create $dir"
+mkdir -p "$dir/ctl" || die "cannot create $dir"
 cp "$scenario" "$dir/ctl/run.sh"
 printf '%s\n' "$args" > "$dir/ctl/args"
 : > "$dir/ctl/disks"
@@ -237,8 +242,6 @@ for spec in "$@"; do
 done
 (cd "$dir/ctl" && tar cf ../ctl.tar run.sh args disks) || die "cannot pack the control disk"
 truncate -s 1M "$dir/ctl.tar"
-rm -f "$dir/out.img"
-truncate -s 64M "$dir/out.img"
 
 # TCG unless told otherwise: a /dev/kvm that exists is not proof that KVM
 # works (nested setups fail with "KVM internal error").
@@ -262,23 +265,73 @@ done < "$dir/drives"
 
 # Under TCG on a loaded host the guest's clock can leap; the soft-lockup and
 # RCU-stall detectors would then print call traces that say nothing about
-# F2FS, so they are off.
+# F2FS, so they are off.  For the same reason no_timer_check: the kernel's
+# check that the IO-APIC timer ticks can fail on a starved vCPU and panic
+# the boot ("IO-APIC + timer doesn't work!").
 cmdline="console=ttyS0 console_msg_format=syslog loglevel=4 panic=-1 oops=panic"
 cmdline="$cmdline mitigations=off 8250.nr_uarts=1 nowatchdog rcupdate.rcu_cpu_stall_suppress=1"
+cmdline="$cmdline no_timer_check"
 
-console=$dir/console.log
-start=$(date +%s)
-timeout -s KILL "$tmo" qemu-system-x86_64 \
-	-nodefaults -no-user-config -display none -no-reboot \
-	-machine "pc,accel=$accel" -cpu max -smp 1 -m "$mem" \
-	-kernel "$vmlinux" -initrd "$initrd" \
-	-append "$cmdline" \
-	-serial "file:$console" \
-	"$@" > "$dir/qemu.log" 2>&1
-qrc=$?
-elapsed=$(($(date +%s) - start))
-tr -d '\r' < "$console" > "$console.txt" 2>/dev/null
-console=$console.txt
+# Size and modification time (ns) of every image: the proof that an attempt
+# that failed at boot wrote nothing.
+image_state() {
+	while IFS= read -r dimg; do
+		stat -L -c '%s %y' "$dimg"
+	done < "$dir/drives"
+}
+
+# A boot failure (the guest never reached the scenario: QEMU failed, the
+# kernel panicked or hung while booting, init never started the scenario)
+# is retried once, so that one flake of the emulated hardware is not taken
+# for a verdict.  Only the start of the scenario (KTEST-SCENARIO, printed by
+# init just before it) lets the images be written to; the retry also
+# requires every image's size and modification time to be unchanged, so a
+# power-cut run (-r) is never repeated on an image a partial run modified.
+# A failure once the scenario has started (a scenario failure, a kernel
+# complaint, a crash or a hang) is never retried.
+# KTEST_SABOTAGE_BOOT=N (for harness-negative.sh only): the first N
+# attempts boot with an init that does not exist, so the kernel panics.
+state0=$(image_state)
+attempt=1
+retried=0
+while :; do
+	rm -rf "$dir/out"
+	mkdir -p "$dir/out" || die "cannot create $dir/out"
+	rm -f "$dir/out.img"
+	truncate -s 64M "$dir/out.img"
+	append=$cmdline
+	if [ "$attempt" -le "${KTEST_SABOTAGE_BOOT:-0}" ]; then
+		say "test hook: attempt $attempt boots with a missing init (KTEST_SABOTAGE_BOOT)"
+		append="$append rdinit=/ktest-no-such-init"
+	fi
+	console=$dir/console.log
+	start=$(date +%s)
+	timeout -s KILL "$tmo" qemu-system-x86_64 \
+		-nodefaults -no-user-config -display none -no-reboot \
+		-machine "pc,accel=$accel" -cpu max -smp 1 -m "$mem" \
+		-kernel "$vmlinux" -initrd "$initrd" \
+		-append "$append" \
+		-serial "file:$console" \
+		"$@" > "$dir/qemu.log" 2>&1
+	qrc=$?
+	elapsed=$(($(date +%s) - start))
+	tr -d '\r' < "$console" > "$console.txt" 2>/dev/null
+	console=$console.txt
+	if [ $attempt -eq 1 ] && ! grep -q '^KTEST-SCENARIO' "$console"; then
+		if [ "$(image_state)" = "$state0" ]; then
+			mkdir -p "$dir/attempt1"
+			mv -f "$dir/console.log" "$console" "$dir/qemu.log" "$dir/attempt1/"
+			say "BOOT FAILURE on attempt 1 (QEMU exit $qrc after ${elapsed}s; the scenario never started, the images are untouched): RETRYING ONCE; first attempt's console in $dir/attempt1"
+			grep -E '^<[0-3]>\[|Kernel panic|^KTEST-' "$dir/attempt1/console.log.txt" | tail -n 8 | sed 's/^/  | /'
+			attempt=2
+			retried=1
+			continue
+		fi
+		say "the scenario never started, but an image has changed: no retry"
+	fi
+	break
+done
+[ $retried -eq 0 ] || say "this verdict is from attempt 2 (attempt 1 failed at boot)"
 
 # Print the scenario's own output (lines that are not kernel messages).
 grep -v -e '^<[0-9]*>\[' -e '^KTEST-' "$console" 2>/dev/null | sed 's/^/  guest: /' | head -n 80
