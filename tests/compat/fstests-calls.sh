@@ -279,9 +279,12 @@ name255=$(python3 -c 'print("".join(chr(65 + (i * 7) % 26) for i in range(255)))
 command -v perl >/dev/null || hard_error "perl not found (fstests decodes the name with it)"
 for tool in "$DUMP" "$DUMP_ORACLE"; do
 	if [ "$tool" = "$DUMP" ]; then who=ours; else who=f2fs-tools; fi
+	# _require_get_ciphertext_filename_support: "-i $inode $SCRATCH_DEV"
 	"$tool" -i "$FOO" "$DEV" 2>/dev/null </dev/null | tr -d '\r' >"$WORK/name.out"
 	check "_require_get_ciphertext_filename_support ($who): 340 characters" \
 		grep -E -q '^i_name[[:space:]]+\[[A-Za-z0-9+,]{340}\]' "$WORK/name.out"
+	# _get_ciphertext_filename: "$DUMP_F2FS_PROG $device -i $inode", options last
+	"$tool" "$DEV" -i "$FOO" 2>/dev/null </dev/null | tr -d '\r' >"$WORK/name.out"
 	got=$(perl -ne '
 		next if not /^i_name\s+\[([A-Za-z0-9+,]+)\]/;
 		chomp $1;
