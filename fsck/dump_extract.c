@@ -576,6 +576,14 @@ static int extract_children(struct extract *x, const struct f2fs_node *inode, in
 		free(l.items);
 		return err;
 	}
+	if (inode->i.i_advise & FADVISE_ENCRYPT_BIT) {
+		/* names and contents are ciphertext: nothing to write without the key */
+		fprintf(stderr, "dump.f2fs: directory %u is encrypted: %" PRIu64
+			" entries skipped\n", ino, (uint64_t)l.n + l.bad);
+		x->skipped += l.n + l.bad;
+		free(l.items);
+		return 0;
+	}
 	if (l.bad)
 		fprintf(stderr, "dump.f2fs: directory %u: %" PRIu64 " unusable entries skipped\n",
 			ino, l.bad);

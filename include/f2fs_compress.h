@@ -1,6 +1,7 @@
 /*
  * f2fs_compress.h - compressed clusters: their on-disk header and the
- * decompressors lib/ implements itself (LZ4, the kernel's default).
+ * decompressors (LZ4 in lib/ itself, the kernel's default; ZSTD and LZO
+ * through their libraries when the build has them).
  */
 #ifndef F2FS_COMPRESS_H
 #define F2FS_COMPRESS_H
@@ -28,7 +29,8 @@ int f2fs_lz4_decompress(const uint8_t *src, size_t srclen, uint8_t *dst,
 
 /* Decompress a cluster: blocks holds nblocks compressed blocks (header
  * first); out receives exactly outlen bytes (the whole cluster).
- * -EOPNOTSUPP for an algorithm lib/ does not implement. */
+ * -EOPNOTSUPP for an algorithm this build cannot decompress (LZO-RLE,
+ * or ZSTD/LZO built without their libraries). */
 int f2fs_decompress_cluster(unsigned int algorithm, const uint8_t *blocks,
 			    uint32_t nblocks, uint8_t *out, size_t outlen);
 

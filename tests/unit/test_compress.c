@@ -1,8 +1,16 @@
 /*
  * test_compress.c - the LZ4 block decompressor and the cluster header:
  * hand-assembled blocks (literals only, overlapping matches, long lengths),
- * and every kind of malformed input refused without overrunning a buffer.
+ * and every kind of malformed input refused without overrunning a buffer;
+ * ZSTD and LZO clusters made by their own libraries, when the build has
+ * them.
  */
+#ifdef HAVE_ZSTD
+#include <zstd.h>
+#endif
+#ifdef HAVE_LZO
+#include <lzo1x.h>
+#endif
 #include <string.h>
 
 #include "unit.h"
@@ -101,9 +109,67 @@ static void test_cluster(void)
 	CHECK(out[0] == 'q' && out[sizeof(out) - 1] == 'q');
 	/* wrong size: the cluster must decompress to exactly outlen */
 	CHECK(f2fs_decompress_cluster(COMPRESS_LZ4, blk, 1, out, sizeof(out) - 1) == -EFSCORRUPTED);
+#ifdef HAVE_ZSTD
+	CHECK(f2fs_decompress_cluster(COMPRESS_ZSTD, blk, 1, out, sizeof(out)) == -EFSCORRUPTED);
+#else
 	CHECK(f2fs_decompress_cluster(COMPRESS_ZSTD, blk, 1, out, sizeof(out)) == -EOPNOTSUPP);
+#endif
+	CHECK(f2fs_decompress_cluster(COMPRESS_LZORLE, blk, 1, out, sizeof(out)) == -EOPNOTSUPP);
 	put_le32(blk, F2FS_BLKSIZE);	/* clen past the blocks */
 	CHECK(f2fs_decompress_cluster(COMPRESS_LZ4, blk, 1, out, sizeof(out)) == -EFSCORRUPTED);
+}
+
+/* A cluster compressed by the library itself, with the header the
+ * kernel puts in front, must come back byte for byte; a flipped byte in
+ * the compressed data must not produce a cluster silently. */
+static void check_library_cluster(unsigned int algorithm, const uint8_t *cdata, size_t clen,
+				  const uint8_t *plain, size_t plen)
+{
+	static uint8_t blk[2 * F2FS_BLKSIZE], out[4 * F2FS_BLKSIZE];
+
+	CHECK(clen + COMPRESS_HEADER_SIZE <= sizeof(blk) && plen == sizeof(out));
+	memset(blk, 0, sizeof(blk));
+	put_le32(blk, (uint32_t)clen);
+	memcpy(blk + COMPRESS_HEADER_SIZE, cdata, clen);
+	CHECK(f2fs_decompress_cluster(algorithm, blk, 2, out, plen) == 0);
+	CHECK(memcmp(out, plain, plen) == 0);
+	CHECK(f2fs_decompress_cluster(algorithm, blk, 2, out, plen - 1) != 0);
+	put_le32(blk, (uint32_t)clen / 2);	/* cut short */
+	CHECK(f2fs_decompress_cluster(algorithm, blk, 2, out, plen) != 0);
+}
+
+static void fill_text(uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)("f2fs cluster "[i % 13] + (i / 997) % 7);
+}
+
+static void test_libraries(void)
+{
+	static uint8_t plain[4 * F2FS_BLKSIZE], c[2 * F2FS_BLKSIZE];
+
+	fill_text(plain, sizeof(plain));
+#ifdef HAVE_ZSTD
+	{
+		size_t n = ZSTD_compress(c, sizeof(c), plain, sizeof(plain), 1);
+
+		CHECK(!ZSTD_isError(n));
+		if (!ZSTD_isError(n))
+			check_library_cluster(COMPRESS_ZSTD, c, n, plain, sizeof(plain));
+	}
+#endif
+#ifdef HAVE_LZO
+	{
+		static uint8_t wrk[LZO1X_1_MEM_COMPRESS];
+		lzo_uint n = sizeof(c);
+
+		CHECK(lzo_init() == LZO_E_OK);
+		CHECK(lzo1x_1_compress(plain, sizeof(plain), c, &n, wrk) == LZO_E_OK);
+		check_library_cluster(COMPRESS_LZO, c, n, plain, sizeof(plain));
+	}
+#endif
+	(void)c;
+	(void)check_library_cluster;
 }
 
 int main(void)
@@ -113,5 +179,6 @@ int main(void)
 	test_long_match();
 	test_malformed();
 	test_cluster();
+	test_libraries();
 	return unit_finish("test_compress");
 }
