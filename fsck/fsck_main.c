@@ -464,7 +464,7 @@ static int open_and_check(struct fsck_ctx *ctx, bool write)
 	}
 	if (ctx->opt.write_limit)
 		f2fs_dev_set_write_limit(dev, ctx->opt.write_limit);
-	err = f2fs_fs_open_dev(dev, &ctx->fs);
+	err = f2fs_fs_open_dev_flags(dev, F2FS_OPEN_SALVAGE, &ctx->fs);
 	if (err && err != -EFSCORRUPTED && err != -EFSBADCRC) {
 		fsck_fail(ctx, err == -ENOMEM ? "out_of_memory" : "unreadable", "cannot load %s: %s",
 			  ctx->opt.device, f2fs_strerror(err));
@@ -479,7 +479,8 @@ static int open_and_check(struct fsck_ctx *ctx, bool write)
 		map_device(ctx->fs->dev);
 	if (ctx->opt.list_only) {
 		fsck_print_sb_cp(ctx);
-		return close_with(ctx, ctx->fs_usable ? FSCK_EXIT_OK : FSCK_EXIT_UNCORRECTED);
+		return close_with(ctx, ctx->fs_usable && !f2fs_fs_salvaged(ctx->fs) ?
+				  FSCK_EXIT_OK : FSCK_EXIT_UNCORRECTED);
 	}
 	if (device_unusable(ctx))
 		return close_with(ctx, FSCK_EXIT_ERROR);

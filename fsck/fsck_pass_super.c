@@ -2,7 +2,11 @@
  * fsck_pass_super.c - pass 1: the superblock copies and checkpoint packs.
  *
  * Checks what lib's f2fs_fs_open() found about each superblock copy and
- * each pack (everything the kernel rejects at mount), feature rules, the
+ * each pack (everything the kernel rejects at mount) and what its salvage
+ * did where the kernel would refuse (a superblock rebuilt from two damaged
+ * copies, checkpoint fields derived from the superblock, the older pack in
+ * place of an unusable newest one, a pack whose only fault is its
+ * checksum: each reported, the repair writes them), feature rules, the
  * chosen checkpoint's flags, its current-segment summaries and their NAT
  * and SIT journals, the orphan blocks, and the log (curseg) rules that do
  * not need the SIT.  Records for later passes: the orphan inode list
@@ -124,7 +128,8 @@ static void check_packs(struct fsck_ctx *ctx)
 		bool newer = false;
 		uint64_t ver;
 
-		if (!fs->cp_check[i].err)
+		/* the pack in use despite its checksum: report_cp_salvage() */
+		if (!fs->cp_check[i].err || i == fs->cp_index)
 			continue;
 		if (fs->cp_index >= 0 && raw_pack_version(ctx, i, &ver))
 			newer = (int64_t)(ver - fs->cp_version[fs->cp_index]) > 0;
@@ -135,6 +140,64 @@ static void check_packs(struct fsck_ctx *ctx)
 		else
 			fsck_report(ctx, PR_CP_PACK_INVALID, obj);
 	}
+}
+
+/* The checkpoint as lib's salvage took it: a pack failing only its
+ * checksum, the older pack in place of the newest, fields recomputed from
+ * the superblock. */
+static void report_cp_salvage(struct fsck_ctx *ctx)
+{
+	const struct f2fs_fs *fs = ctx->fs;
+	const struct f2fs_salvage *s = &fs->salvage;
+
+	if (s->cp_crc_only)
+		fsck_report(ctx, PR_CP_CRC_ONLY, FSCK_OBJ(.cp = (uint64_t)fs->cp_index + 1));
+	if (s->cp_dropped >= 0)
+		fsck_report(ctx, PR_CP_NEWEST_UNUSABLE, FSCK_OBJ(.cp = (uint64_t)s->cp_dropped + 1,
+			    .found = (uint64_t)fs->cp_index + 1, .str = s->cp_dropped_why));
+	for (uint32_t i = 0; i < s->n_cp_derived; i++)
+		fsck_report(ctx, PR_CP_FIELD_DERIVED, FSCK_OBJ(.cp = (uint64_t)fs->cp_index + 1,
+			    .str = s->cp_derived[i].field, .found = s->cp_derived[i].found,
+			    .expected = s->cp_derived[i].value));
+}
+
+/* Names of the fields the rebuild derived, once each ("crc" when nothing
+ * but the checksum had to change). */
+static void derived_sb_names(const struct f2fs_salvage *s, char *buf, size_t len)
+{
+	uint64_t seen = 0;
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (uint32_t i = 0; i < s->n_sb_derived && used < len; i++) {
+		unsigned int f = s->sb_derived[i].field;
+
+		if (f < 64 && (seen & (1ull << f)))
+			continue;
+		if (f < 64)
+			seen |= 1ull << f;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+					 f2fs_sb_derivable_name(f));
+	}
+	if (!buf[0])
+		snprintf(buf, len, "crc");
+}
+
+/* Both copies were invalid and lib rebuilt the superblock: one line for
+ * the rebuild, one per field a copy had otherwise. */
+static void report_sb_rebuild(struct fsck_ctx *ctx)
+{
+	const struct f2fs_salvage *s = &ctx->fs->salvage;
+	char names[400];
+
+	if (!s->sb_rebuilt)
+		return;
+	derived_sb_names(s, names, sizeof(names));
+	fsck_report(ctx, PR_SB_REBUILT, FSCK_OBJ(.sb = (uint64_t)ctx->fs->sb_index + 1, .str = names));
+	for (uint32_t i = 0; i < s->n_sb_derived; i++)
+		fsck_report(ctx, PR_SB_FIELD_DERIVED, FSCK_OBJ(.sb = (uint64_t)s->sb_derived[i].copy + 1,
+			    .str = f2fs_sb_derivable_name(s->sb_derived[i].field),
+			    .found = s->sb_derived[i].found, .expected = s->sb_derived[i].value));
 }
 
 static void check_cp_flags(struct fsck_ctx *ctx)
@@ -300,13 +363,18 @@ bool fsck_pass_super(struct fsck_ctx *ctx)
 			return false;
 		}
 		check_sb_copies(ctx);
+		if (fs->salvage.sb_refused)
+			fsck_diag(ctx, "the superblock cannot be rebuilt: %s", fs->salvage.sb_refused);
 		fsck_report(ctx, PR_SB_NONE_VALID, FSCK_OBJ());
 		return false;
 	}
 	check_sb_copies(ctx);
+	report_sb_rebuild(ctx);
 	check_sb_features(ctx);
 	if (fs->cp_index < 0 || !fs->cp) {
 		check_packs(ctx);
+		if (fs->cp_index < 0 && fs->salvage.cp_refused)
+			fsck_diag(ctx, "no checkpoint pack to go on from: %s", fs->salvage.cp_refused);
 		if (fs->cp_index < 0)
 			fsck_report(ctx, PR_CP_NONE_VALID, FSCK_OBJ());
 		else
@@ -319,6 +387,7 @@ bool fsck_pass_super(struct fsck_ctx *ctx)
 	if (fs->ckpt_sanity.err)
 		fsck_report(ctx, PR_CP_SANITY, FSCK_OBJ(.cp = (uint64_t)fs->cp_index + 1,
 			    .str = fs->ckpt_sanity.why));
+	report_cp_salvage(ctx);
 	if (!ctx->fs_usable) {
 		/* the bitmaps could not be located: nothing below can be read */
 		return false;

@@ -90,6 +90,19 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "checkpoint pack {cp} is older than the pack in use and torn or damaged ({str}); the kernel ignores it and the next checkpoint overwrites it"),
 	P(CP_ORPHAN_LIVE, E, true, FIX_ORPHAN_LIST,
 	  "orphan entry names ino {ino}, which {found} directory entries still name: the kernel's orphan recovery would truncate it and drop its links"),
+	P(CP_FIELD_DERIVED, E, false, FIX_CP_REWRITE,
+	  "checkpoint pack {cp}: {str} is {found}; the superblock implies {expected}, which the check uses"),
+	P(CP_NEWEST_UNUSABLE, E, false, FIX_CP_REWRITE,
+	  "checkpoint pack {cp} is the newest, but the kernel refuses it ({str}) and that cannot be derived; "
+	  "the check goes on from the older pack {found}: what was written after that checkpoint is lost"),
+	P(CP_CRC_ONLY, E, false, FIX_CP_REWRITE,
+	  "no checkpoint pack has a valid checksum; pack {cp} fails only its checksum and passes every "
+	  "other rule, so the check goes on from it"),
+	P(SB_REBUILT, E, false, FIX_SB_REBUILD,
+	  "no valid superblock copy: rebuilt from copy {sb}, the layout on disk and the checkpoint "
+	  "(derived: {str})"),
+	P(SB_FIELD_DERIVED, E, false, FIX_SB_REBUILD,
+	  "superblock copy {sb}: {str} is {found}, derived {expected}"),
 	P(SIT_COUNT_POPCOUNT, E, false, FIX_SIT_REBUILD,
 	  "segment {segno}: SIT count {found} but {expected} bits set"),
 	P(SIT_BAD_TYPE, E, false, FIX_SIT_REBUILD,
@@ -307,6 +320,7 @@ const char *fsck_fix_name(enum fsck_fix f)
 	static const char *const names[] = {
 		[FIX_NONE] = "none",
 		[FIX_SB_FROM_GOOD_COPY] = "rewrite the superblock copy from the good one",
+		[FIX_SB_REBUILD] = "write both superblock copies from the rebuilt one",
 		[FIX_SB_FIELD] = "clear the field in both superblock copies",
 		[FIX_CP_REWRITE] = "write a new checkpoint pack",
 		[FIX_SIT_REBUILD] = "rebuild SIT entries from reachability",

@@ -53,6 +53,12 @@ enum fsck_problem {
 	PR_CP_TORN = 1035,
 	PR_CP_OLDER_PACK_TORN = 1036,
 	PR_CP_ORPHAN_LIVE = 1037,
+	PR_CP_FIELD_DERIVED = 1038,
+	PR_CP_NEWEST_UNUSABLE = 1039,
+	PR_CP_CRC_ONLY = 1040,
+	/* superblock rebuilt from two damaged copies */
+	PR_SB_REBUILT = 1041,
+	PR_SB_FIELD_DERIVED = 1042,
 	/* SIT entries */
 	PR_SIT_COUNT_POPCOUNT = 2001,
 	PR_SIT_BAD_TYPE = 2002,
@@ -150,6 +156,7 @@ enum fsck_severity {
 enum fsck_fix {
 	FIX_NONE,
 	FIX_SB_FROM_GOOD_COPY,
+	FIX_SB_REBUILD,		/* write both copies from the rebuilt superblock */
 	FIX_SB_FIELD,		/* clear a field in both superblock copies */
 	FIX_CP_REWRITE,		/* new checkpoint pack with recomputed fields */
 	FIX_SIT_REBUILD,	/* SIT entries and counts from reachability */

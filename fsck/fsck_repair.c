@@ -569,19 +569,23 @@ static bool clear_sb_fields(struct f2fs_super_block *sb)
 	return changed;
 }
 
-/* Called after the commit: the copy in use is valid throughout. */
+/* Called after the commit: the copy in use is valid throughout, unless
+ * the superblock was rebuilt from two invalid copies (both are written,
+ * the one not in use first, as the kernel writes its backup first). */
 static int fix_superblocks(struct repair_run *r)
 {
 	struct f2fs_fs *fs = r->ctx->fs;
 	struct f2fs_super_block good = fs->sb;
 	int use = fs->sb_index, other = 1 - use, err = 0;
 	bool clear_errors = clear_sb_fields(&good);
-	if (!clear_errors && !sb_copy_bad(fs, other))
+	bool write_use = clear_errors || fs->salvage.sb_rebuilt;
+
+	if (!write_use && !sb_copy_bad(fs, other))
 		return 0;
 	err = write_sb_copy(fs, other, &good);
 	if (!err)
 		err = f2fs_dev_flush(fs->dev);
-	if (!err && clear_errors) {
+	if (!err && write_use) {
 		err = write_sb_copy(fs, use, &good);
 		if (!err)
 			err = f2fs_dev_flush(fs->dev);
@@ -589,24 +593,56 @@ static int fix_superblocks(struct repair_run *r)
 	return err;
 }
 
+/* The pack the check went on from although its checksum failed (lib's
+ * salvage: nothing else wrong with it) is the older one once the new
+ * pack is committed; written again with its checksum, first block then
+ * last, it is a valid older pack as the kernel leaves one, instead of
+ * one the kernel warns about at every mount. */
+static int reseal_crc_only_pack(struct f2fs_fs *fs)
+{
+	uint32_t start = le32_to_cpu(fs->sb.cp_blkaddr) + (uint32_t)(1 - fs->cp_index) * BLKS_PER_SEG;
+	uint8_t blk[F2FS_BLKSIZE];
+	struct f2fs_checkpoint *cp = (struct f2fs_checkpoint *)blk;
+	uint32_t crc, total;
+	int err;
+
+	if (!fs->salvage.cp_crc_only)
+		return 0;
+	err = f2fs_dev_read(fs->dev, start, 1, blk);
+	if (err)
+		return err;
+	total = le32_to_cpu(cp->cp_pack_total_block_count);
+	if (total <= 2 || total > BLKS_PER_SEG || f2fs_cp_checksum(cp, &crc))
+		return 0;
+	put_le32(blk + le32_to_cpu(cp->checksum_offset), crc);
+	err = f2fs_dev_write(fs->dev, start, 1, blk);
+	if (!err)
+		err = f2fs_dev_flush(fs->dev);
+	if (!err)
+		err = f2fs_dev_write(fs->dev, (uint64_t)start + total - 1, 1, blk);
+	if (!err)
+		err = f2fs_dev_flush(fs->dev);
+	return err;
+}
+
 /* ---- checkpoint geometry ---- */
 
 /* The fields mkfs sets once (reserved and overprovision segments, user
- * blocks), taken from the other pack when the current one has them
- * wrong; the kernel's other refusals (CP_ERROR_FLAG, logs sharing a
- * section) are fixed by the new pack itself. */
+ * blocks), taken from the other pack when the one in use has them wrong
+ * (lib's salvage derived what the superblock implies; the kernel's other
+ * refusals, CP_ERROR_FLAG, counts and logs, are fixed by the new pack
+ * itself). */
 static int restore_cp_geometry(struct fsck_ctx *ctx)
 {
 	struct f2fs_fs *fs = ctx->fs;
 	int other = 1 - fs->cp_index;
-	uint8_t *buf;
-	struct f2fs_checkpoint *cp, *o;
+	struct f2fs_checkpoint *cp = fs->cp, *o;
 	const char *why;
+	uint8_t *buf;
 	int err;
 
-	cp = fs->cp;
-	if (fs->cp_check[other].err)
-		return (fs->cp_flags & CP_ERROR_FLAG) ? 0 : -EFSCORRUPTED;
+	if (!f2fs_ckpt_check_geometry(&fs->sb, cp, &why))
+		return 0;
 	if (fs->cp_check[other].err)
 		return -EFSCORRUPTED;
 	buf = malloc(F2FS_BLKSIZE);
@@ -615,7 +651,7 @@ static int restore_cp_geometry(struct fsck_ctx *ctx)
 	err = f2fs_dev_read(fs->dev, le32_to_cpu(fs->sb.cp_blkaddr) + (uint32_t)other * BLKS_PER_SEG,
 			    1, buf);
 	o = (struct f2fs_checkpoint *)buf;
-	if (!err && f2fs_ckpt_validate(&fs->sb, o, &why))
+	if (!err && f2fs_ckpt_check_geometry(&fs->sb, o, &why))
 		err = -EFSCORRUPTED;
 	if (!err) {
 		cp->user_block_count = o->user_block_count;
@@ -715,6 +751,7 @@ static int run_repair(struct repair_run *r)
 	if (err)
 		return err;
 	f2fs_commit_plan_init(&r->plan, ctx->fs);
+	r->plan.version = f2fs_cp_next_version(ctx->fs);
 	err = move_broken_logs(r);
 	if (!err && ctx->st.chain_nodes)
 		err = rehome_chain(r);
@@ -743,6 +780,8 @@ static int run_repair(struct repair_run *r)
 		err = f2fs_commit(ctx->fs, &ctx->sit, &ctx->nat, &r->plan);
 	free(orphans);
 	if (!err)
+		err = reseal_crc_only_pack(ctx->fs);
+	if (!err)
 		err = fix_superblocks(r);
 	(void)rep;
 	return err;
@@ -759,7 +798,7 @@ int fsck_repair_apply(struct fsck_ctx *ctx, uint64_t *written)
 		return refuse(ctx, "no usable superblock, checkpoint, SIT and NAT");
 	if (!ctx->fs->cursum_loaded || ctx->fs->cursum_load_err)
 		return refuse(ctx, "the current segment summaries cannot be loaded");
-	if (ctx->fs->ckpt_sanity.err && restore_cp_geometry(ctx))
+	if (restore_cp_geometry(ctx))
 		return refuse(ctx, "the checkpoint's geometry fields are invalid and the other pack cannot supply them");
 	if (!anything_fixable(ctx))
 		return refuse(ctx, "no problem found has a fix");

@@ -15,8 +15,8 @@ require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 . "$top_srcdir/tests/fsck/cases-lib.sh"
 
 # No usable volume, or a problem whose fix is FIX_UNFIXABLE in the table.
-UNFIXABLE=" sb-nomagic sb-both-bad cp-crc-both sb-unknownfeat sb-encoding sb-featdeps "
-UNFIXABLE="$UNFIXABLE cp-sitbitmap nat-rootnull ino-quotamode ino-rootmode "
+UNFIXABLE=" sb-nomagic sb-both-differ sb-both-noroot notf2fs-zero notf2fs-ext4 sb-unknownfeat sb-encoding sb-featdeps "
+UNFIXABLE="$UNFIXABLE nat-rootnull ino-quotamode ino-rootmode "
 
 ncases=0
 nfixed=0

@@ -4,7 +4,10 @@
 # For a representative set of corruption cases (NAT, inode, dentry block,
 # SIT and section counts in a large-section volume, checkpoint counters,
 # summary entries, a superblock copy, an unreachable file reconnected into
-# a /lost+found the repair creates and a directory into an existing one)
+# a /lost+found the repair creates and a directory into an existing one, a
+# superblock rebuilt from two damaged copies, a checkpoint pack failing only
+# its checksum, the older pack in place of an unusable newest one, a
+# checkpoint field derived from the superblock)
 # the repair's writes are counted with
 # --dry-run, then for every N from 1 to that total the repair runs with
 # --write-limit N (every write after the N-th is dropped, as a power cut
@@ -16,7 +19,7 @@
 require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 . "$top_srcdir/tests/fsck/cases-lib.sh"
 
-CASES=${WRITECUT_CASES:-nat-leak,nat-owner,nat-shared,ino-links,ino-blocks,dent-hash,dent-ftype,sec-count,sec-typemix,sit-extrabit,cp-vblocks,ssa-nid,sb-magic1,cp-natbitsfull,dent-ino,lpf-dir}
+CASES=${WRITECUT_CASES:-nat-leak,nat-owner,nat-shared,ino-links,ino-blocks,dent-hash,dent-ftype,sec-count,sec-typemix,sit-extrabit,cp-vblocks,ssa-nid,sb-magic1,cp-natbitsfull,dent-ino,lpf-dir,sb-both-bad,cp-crc-both,cp-newest-largenat,cp-sitbitmap}
 
 codes_of() {
 	run_fsck "$1"
