@@ -48,11 +48,20 @@ DEV=$WORK/scratch.img
 
 # ---- common/f2fs: _check_f2fs_filesystem, common/rc: _repair_scratch_fs --
 # The check is `$F2FS_FSCK_PROG --dry-run $device`, judged by its exit
-# status alone; the repair runs `fsck -t f2fs -f $SCRATCH_DEV`, which
-# execs `fsck.f2fs -f DEV`.  Neither may wait for an answer: stdin is
-# closed and a minute is the limit.
+# status alone; the repair runs util-linux `fsck -t f2fs -f $SCRATCH_DEV`,
+# which execs the first fsck.f2fs on its search path (PATH first: a link
+# to ours).  Neither may wait for an answer: stdin is closed and a minute
+# is the limit.
+FSCK8=$(command -v fsck) || hard_error "util-linux fsck(8) not found"
+mkdir -p "$WORK/bin" || hard_error mkdir
+ln -s "$(cd "$(dirname "$FSCK")" && pwd)/$(basename "$FSCK")" "$WORK/bin/fsck.f2fs"
 check_fs() { timeout 60 "$FSCK" --dry-run "$1" </dev/null >"$WORK/check.out" 2>&1; }
-repair_fs() { timeout 60 "$FSCK" -f "$1" </dev/null >"$WORK/repair.out" 2>&1; }
+repair_fs() {
+	PATH=$WORK/bin:$PATH timeout 60 "$FSCK8" -t f2fs -f "$1" </dev/null >"$WORK/repair.out" 2>&1
+}
+cp "$BASE" "$DEV"
+PATH=$WORK/bin:$PATH "$FSCK8" -V -t f2fs -f "$DEV" </dev/null 2>&1 | grep -q "$WORK/bin/fsck.f2fs" ||
+	hard_error "fsck(8) does not run our fsck.f2fs"
 
 oracle_clean() { "$FSCK_ORACLE" --dry-run "$1" </dev/null >"$WORK/oracle.out" 2>&1; }
 
@@ -77,7 +86,7 @@ f2fs_009() {
 	repair_fs "$DEV"
 	rc=$?
 	if [ $rc -gt 1 ]; then
-		fail "$label: fsck -f exit $rc: $(head -3 "$WORK/repair.out")"
+		fail "$label: fsck -t f2fs -f exit $rc: $(head -3 "$WORK/repair.out")"
 	elif ! check_fs "$DEV"; then
 		fail "$label: fsck can't fix corruption: $(head -3 "$WORK/check.out")"
 	else
