@@ -180,6 +180,14 @@ check "--nolinear-lookup with --json: standard output is still one JSON document
 	python3 -c "import json; json.load(open('$WORK/tune.json'))"
 "$FSCK" --nolinear-lookup=1 "$CF" >/dev/null 2>&1
 inj_ok "f2fs/012 --dent --mb d_hash" --dent --mb d_hash --nid "$CFFOO" --val 0x9a2ea068
+# with sb_checksum the superblock crc is recomputed in both copies
+SC=$WORK/sc.img
+new_image "$SC" 256M -O extra_attr,sb_checksum,casefold -C utf8
+"$FSCK" --nolinear-lookup=1 "$SC" >/dev/null 2>&1
+check "--nolinear-lookup=1 with sb_checksum: both copies valid, crc right, both fscks clean" \
+	sh -c "'$DUMP' '$SC' 2>&1 | grep -q '^superblock copy 2  *valid\$' &&
+	       '$DUMP' '$SC' 2>/dev/null | grep -q '^crc_ok  *yes' &&
+	       '$FSCK' '$SC' >/dev/null 2>&1 && '$FSCK_ORACLE' --dry-run '$SC' >/dev/null 2>&1 </dev/null"
 check "f2fs/012: no linear_lookup line without casefold" \
 	sh -c "! '$FSCK' '$BASE' | grep -q linear_lookup"
 
