@@ -180,6 +180,15 @@ check "--nolinear-lookup with --json: standard output is still one JSON document
 	python3 -c "import json; json.load(open('$WORK/tune.json'))"
 "$FSCK" --nolinear-lookup=1 "$CF" >/dev/null 2>&1
 inj_ok "f2fs/012 --dent --mb d_hash" --dent --mb d_hash --nid "$CFFOO" --val 0x9a2ea068
+# the line reads the superblock the kernel uses: copy 2 when copy 1 is bad
+cp "$CF" "$WORK/cf-bad1.img"
+"$FSCK" --nolinear-lookup=1 "$WORK/cf-bad1.img" >/dev/null 2>&1
+"$INJECT" --sb 1 --mb s_encoding_flags --val 0 "$WORK/cf-bad1.img" >/dev/null 2>&1 &&
+"$INJECT" --sb 1 --mb magic --val 0 "$WORK/cf-bad1.img" >/dev/null 2>&1 ||
+	hard_error "inject superblock copy 1"
+check "the linear_lookup line follows the copy in use (copy 1 broken)" \
+	sh -c "'$FSCK' '$WORK/cf-bad1.img' 2>/dev/null | grep -q 'linear_lookup \[disable\]'"
+
 # with sb_checksum the superblock crc is recomputed in both copies
 SC=$WORK/sc.img
 new_image "$SC" 256M -O extra_attr,sb_checksum,casefold -C utf8
