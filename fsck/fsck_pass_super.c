@@ -84,13 +84,9 @@ static void check_sb_features(struct fsck_ctx *ctx)
  * older one. */
 static bool raw_pack_version(struct fsck_ctx *ctx, int pack, uint64_t *ver)
 {
-	uint8_t blk[F2FS_BLKSIZE];
 	uint32_t start = le32_to_cpu(ctx->fs->sb.cp_blkaddr) + (uint32_t)pack * BLKS_PER_SEG;
 
-	if (f2fs_dev_read(ctx->fs->dev, start, 1, blk))
-		return false;
-	*ver = le64_to_cpu(((const struct f2fs_checkpoint *)blk)->checkpoint_ver);
-	return true;
+	return f2fs_cp_claimed_version(ctx->fs->dev, start, ver, NULL) == 0;
 }
 
 /* A pack whose first block is sound but whose last block is not (yet):
@@ -132,7 +128,7 @@ static void check_packs(struct fsck_ctx *ctx)
 		if (!fs->cp_check[i].err || i == fs->cp_index)
 			continue;
 		if (fs->cp_index >= 0 && raw_pack_version(ctx, i, &ver))
-			newer = (int64_t)(ver - fs->cp_version[fs->cp_index]) > 0;
+			newer = f2fs_cp_version_newer(ver, fs->cp_version[fs->cp_index]);
 		if (newer)
 			fsck_report(ctx, torn_write(why) ? PR_CP_TORN : PR_CP_NEWER_PACK_INVALID, obj);
 		else if (fs->cp_index >= 0 && torn_or_crc(why))

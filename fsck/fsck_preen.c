@@ -30,31 +30,6 @@
 #include "f2fs_sit.h"
 #include "fsck.h"
 
-/* The SIT entry of segno as the kernel sees it: the journal's copy first,
- * then the current SIT block. */
-static int curseg_sit_entry(struct f2fs_fs *fs, uint32_t segno, struct f2fs_sit_entry *se)
-{
-	const struct f2fs_journal *j = f2fs_sit_journal(fs);
-	uint32_t n = le16_to_cpu(j->n_sits);
-	uint32_t sit_block = segno / (uint32_t)SIT_ENTRY_PER_BLOCK;
-	struct f2fs_sit_block blk;
-	int err;
-
-	for (uint32_t i = 0; i < n && i < SIT_JOURNAL_ENTRIES; i++) {
-		if (le32_to_cpu(j->sit_j.entries[i].segno) == segno) {
-			*se = j->sit_j.entries[i].se;
-			return 0;
-		}
-	}
-	if (sit_block >= fs->sit_blk_cnt)
-		return -EFSCORRUPTED;
-	err = f2fs_dev_read(fs->dev, f2fs_current_sit_addr(fs, sit_block), 1, &blk);
-	if (err)
-		return err;
-	*se = blk.entries[segno % SIT_ENTRY_PER_BLOCK];
-	return 0;
-}
-
 /* Whether log type's segment passes the kernel's mount-time check. */
 static bool curseg_sound(struct f2fs_fs *fs, int type)
 {
@@ -64,7 +39,7 @@ static bool curseg_sound(struct f2fs_fs *fs, int type)
 
 	if (segno >= fs->main_segs || blkoff >= BLKS_PER_SEG || alloc > SSR)
 		return false;
-	if (curseg_sit_entry(fs, segno, &se))
+	if (f2fs_fs_sit_entry(fs, segno, &se))
 		return false;
 	/* check_block_count(): the count matches the map, the type is known */
 	if (GET_SIT_TYPE(&se) >= NO_CHECK_TYPE ||
@@ -151,7 +126,7 @@ static int chain_block_live(struct chain_walk *w, uint32_t addr, bool *live)
 	uint32_t segno = f2fs_blkaddr_to_segno(w->fs, addr);
 
 	if (segno != w->sit_segno) {
-		int err = curseg_sit_entry(w->fs, segno, &w->sit);
+		int err = f2fs_fs_sit_entry(w->fs, segno, &w->sit);
 
 		if (err)
 			return err;
@@ -159,27 +134,6 @@ static int chain_block_live(struct chain_walk *w, uint32_t addr, bool *live)
 	}
 	*live = f2fs_test_bit((addr - w->fs->main_blkaddr) % BLKS_PER_SEG, w->sit.valid_map);
 	return 0;
-}
-
-/* The NAT entry of nid as the kernel sees it: the journal's copy first. */
-static int nat_entry(struct f2fs_fs *fs, uint32_t nid, struct f2fs_nat_entry *e)
-{
-	const struct f2fs_journal *j = f2fs_nat_journal(fs);
-	uint32_t n = le16_to_cpu(j->n_nats);
-	struct f2fs_nat_block blk;
-	int err;
-
-	for (uint32_t i = 0; i < n && i < NAT_JOURNAL_ENTRIES; i++) {
-		if (le32_to_cpu(j->nat_j.entries[i].nid) == nid) {
-			*e = j->nat_j.entries[i].ne;
-			return 0;
-		}
-	}
-	err = f2fs_dev_read(fs->dev, f2fs_current_nat_addr(fs, nid / (uint32_t)NAT_ENTRY_PER_BLOCK),
-			    1, &blk);
-	if (!err)
-		*e = blk.entries[nid % NAT_ENTRY_PER_BLOCK];
-	return err;
 }
 
 /* A node of the chain the kernel's recovery would fail on: the first
@@ -200,7 +154,7 @@ static int chain_node_refused(struct chain_walk *w, const struct f2fs_node *n, b
 		return err < 0 ? err : 0;
 	if (nid != ino || !(flag & (1u << DENT_BIT_SHIFT)))
 		return 0;
-	err = nat_entry(w->fs, ino, &e);
+	err = f2fs_fs_nat_entry(w->fs, ino, &e);
 	if (!err)
 		*refused = le32_to_cpu(e.block_addr) != NULL_ADDR;
 	return err;

@@ -603,7 +603,7 @@ static int reseal_crc_only_pack(struct f2fs_fs *fs)
 	uint32_t start = le32_to_cpu(fs->sb.cp_blkaddr) + (uint32_t)(1 - fs->cp_index) * BLKS_PER_SEG;
 	uint8_t blk[F2FS_BLKSIZE];
 	struct f2fs_checkpoint *cp = (struct f2fs_checkpoint *)blk;
-	uint32_t crc, total;
+	uint32_t total;
 	int err;
 
 	if (!fs->salvage.cp_crc_only)
@@ -612,9 +612,8 @@ static int reseal_crc_only_pack(struct f2fs_fs *fs)
 	if (err)
 		return err;
 	total = le32_to_cpu(cp->cp_pack_total_block_count);
-	if (total <= 2 || total > BLKS_PER_SEG || f2fs_cp_checksum(cp, &crc))
+	if (total <= 2 || total > BLKS_PER_SEG || f2fs_cp_seal(cp))
 		return 0;
-	put_le32(blk + le32_to_cpu(cp->checksum_offset), crc);
 	err = f2fs_dev_write(fs->dev, start, 1, blk);
 	if (!err)
 		err = f2fs_dev_flush(fs->dev);

@@ -28,6 +28,19 @@ int f2fs_cp_pack_read_crc_only(struct f2fs_dev *dev, uint32_t pack_start,
  * block and the orphan blocks (their count read from the last of them). */
 int f2fs_cp_implied_payload(struct f2fs_dev *dev, uint32_t pack_start,
 			    const struct f2fs_checkpoint *cp, uint32_t *payload);
+/* Whether version a is newer than b, as the kernel compares them (signed
+ * difference). */
+static inline bool f2fs_cp_version_newer(uint64_t a, uint64_t b)
+{
+	return (int64_t)(a - b) > 0;
+}
+/* The checkpoint_ver (and cp_pack_total_block_count) a block claims,
+ * valid or not: to tell a damaged newer pack from an older one. */
+int f2fs_cp_claimed_version(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t *version,
+			    uint32_t *total);
+/* Store cp's crc at its checksum_offset; -EFSCORRUPTED when that offset
+ * is out of range. */
+int f2fs_cp_seal(struct f2fs_checkpoint *cp);
 /* The checkpoint_ver for a new pack written over the pack not in use: one
  * above the pack in use, and above what the overwritten pack's first and
  * last blocks claim when that is newer (a newest pack the check did not

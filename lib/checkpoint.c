@@ -123,27 +123,37 @@ int f2fs_cp_implied_payload(struct f2fs_dev *dev, uint32_t pack_start,
 	return *payload > F2FS_MAX_CP_PAYLOAD ? -EFSCORRUPTED : 0;
 }
 
-/* A version the pack not in use claims (first or last block), if it
- * could be read. */
-static bool slot_block_version(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t *ver,
-			       uint32_t *total)
+int f2fs_cp_claimed_version(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t *version,
+			    uint32_t *total)
 {
 	uint8_t blk[F2FS_BLKSIZE];
+	const struct f2fs_checkpoint *cp = (const void *)blk;
+	int err = f2fs_dev_read(dev, blkaddr, 1, blk);
 
-	if (f2fs_dev_read(dev, blkaddr, 1, blk))
-		return false;
-	*ver = le64_to_cpu(((const struct f2fs_checkpoint *)blk)->checkpoint_ver);
+	if (err)
+		return err;
+	*version = le64_to_cpu(cp->checkpoint_ver);
 	if (total)
-		*total = le32_to_cpu(((const struct f2fs_checkpoint *)blk)->cp_pack_total_block_count);
-	return true;
+		*total = le32_to_cpu(cp->cp_pack_total_block_count);
+	return 0;
+}
+
+int f2fs_cp_seal(struct f2fs_checkpoint *cp)
+{
+	uint32_t crc;
+	int err = f2fs_cp_checksum(cp, &crc);
+
+	if (!err)
+		put_le32((uint8_t *)cp + le32_to_cpu(cp->checksum_offset), crc);
+	return err;
 }
 
 static void raise_above(uint64_t cur, uint64_t claimed, uint64_t *next)
 {
 	/* only versions newer than the pack in use, and only while the
 	 * result stays newer than it */
-	if ((int64_t)(claimed - cur) > 0 && (int64_t)(claimed + 1 - cur) > 0 &&
-	    (int64_t)(claimed + 1 - *next) > 0)
+	if (f2fs_cp_version_newer(claimed, cur) && f2fs_cp_version_newer(claimed + 1, cur) &&
+	    f2fs_cp_version_newer(claimed + 1, *next))
 		*next = claimed + 1;
 }
 
@@ -154,10 +164,10 @@ uint64_t f2fs_cp_next_version(const struct f2fs_fs *fs)
 			 (uint64_t)(1 - fs->cp_index) * BLKS_PER_SEG;
 	uint32_t total;
 
-	if (slot_block_version(fs->dev, start, &ver, &total)) {
+	if (!f2fs_cp_claimed_version(fs->dev, start, &ver, &total)) {
 		raise_above(cur, ver, &next);
 		if (total > 2 && total <= BLKS_PER_SEG &&
-		    slot_block_version(fs->dev, start + total - 1, &ver, NULL))
+		    !f2fs_cp_claimed_version(fs->dev, start + total - 1, &ver, NULL))
 			raise_above(cur, ver, &next);
 	}
 	return next;

@@ -205,14 +205,6 @@ static void fill_cp_block(const struct f2fs_fs *fs, const struct f2fs_commit_pla
 	cp->elapsed_time = cpu_to_le64(p->elapsed_time);
 }
 
-static void seal_cp_block(struct f2fs_checkpoint *cp)
-{
-	uint32_t crc = 0;
-
-	if (f2fs_cp_checksum(cp, &crc) == 0)
-		put_le32((uint8_t *)cp + le32_to_cpu(cp->checksum_offset), crc);
-}
-
 static void build_orphans(const struct f2fs_commit_plan *p, const struct pack_shape *s,
 			  uint8_t *out)
 {
@@ -281,7 +273,7 @@ static uint8_t *build_pack(struct f2fs_fs *fs, struct f2fs_nat_model *nat,
 	memcpy(pack + sit_off, sit_bitmap, fs->sit_bitmap_size);
 	memcpy(pack + nat_off, nat->cur_bitmap,
 	       nat->bitmap_bytes < fs->nat_bitmap_size ? nat->bitmap_bytes : fs->nat_bitmap_size);
-	seal_cp_block(cp);
+	(void)f2fs_cp_seal(cp);	/* the offset was checked with the pack */
 
 	/* journals: NAT as the model has it, SIT empty, kbytes_written kept */
 	for (t = 0; t < NR_CURSEG_TYPE; t++)

@@ -81,7 +81,7 @@ static uint32_t implied_payload(struct f2fs_fs *fs, uint32_t cp_blkaddr)
 		if (f2fs_cp_pack_read(fs->dev, start, blk[i], &ver[i], &why) &&
 		    f2fs_cp_pack_read_crc_only(fs->dev, start, blk[i], &ver[i], &why))
 			continue;
-		if (best < 0 || (int64_t)(ver[i] - ver[best]) > 0)
+		if (best < 0 || f2fs_cp_version_newer(ver[i], ver[best]))
 			best = i;
 	}
 	if (best >= 0) {
@@ -155,7 +155,7 @@ static int choose_checkpoint(struct f2fs_fs *fs, uint8_t first[2][F2FS_BLKSIZE])
 					   first[i], &fs->cp_version[i], &r->why);
 	}
 	if (!fs->cp_check[0].err && !fs->cp_check[1].err)
-		fs->cp_index = (int64_t)(fs->cp_version[1] - fs->cp_version[0]) > 0 ? 1 : 0;
+		fs->cp_index = f2fs_cp_version_newer(fs->cp_version[1], fs->cp_version[0]) ? 1 : 0;
 	else if (!fs->cp_check[0].err)
 		fs->cp_index = 0;
 	else if (!fs->cp_check[1].err)
@@ -185,7 +185,7 @@ static int choose_crc_only_pack(struct f2fs_fs *fs, uint8_t first[2][F2FS_BLKSIZ
 			why = "a pack that fails only its checksum breaks a rule of the kernel's as well";
 			continue;
 		}
-		if (best < 0 || (int64_t)(ver[i] - ver[best]) > 0)
+		if (best < 0 || f2fs_cp_version_newer(ver[i], ver[best]))
 			best = i;
 	}
 	if (best < 0) {
