@@ -87,6 +87,7 @@ struct fsck_nid_info {
 	uint32_t i_links;
 	uint8_t flags;		/* FSCK_NI_* */
 	uint8_t ftype;		/* F2FS_FT_* from i_mode */
+	uint8_t dropped;	/* an inode the walk refused: every name of it goes */
 };
 
 /* Subdirectory counts of directories (fsck_subdirs.c). */
@@ -153,6 +154,9 @@ struct fsck_ctx {
 	uint8_t *chain;			/* bit per main block: roll-forward chain */
 	uint8_t *seg_kind;		/* per segment: 1 data seen, 2 node seen, 4 reported */
 	struct fsck_nid_info *ni;	/* max_nid entries */
+	/* node blocks valid in SIT that no NAT entry names (fsck_pass_nat.c) */
+	struct fsck_unnamed_node *unnamed;
+	uint32_t n_unnamed;
 	struct fsck_subdir_table subdirs;
 
 	uint32_t *orphans;		/* inos from the orphan blocks */
@@ -228,6 +232,13 @@ uint64_t fsck_chain_version(const struct f2fs_fs *fs);
 bool fsck_chain_node_belongs(const struct f2fs_fs *fs, uint64_t want, const struct f2fs_node *n);
 int fsck_pass_ssa(struct fsck_ctx *ctx);
 int fsck_pass_verify(struct fsck_ctx *ctx);
+/* The walk found nid (owned by ino, at node offset ofs) with an empty NAT
+ * entry: take back its block if pass 3 found it unnamed (reported). */
+bool fsck_nat_restore(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t ofs);
+/* An entry names ino, whose NAT entry has another owner: if its block is
+ * a sound inode block of ino, the owner was what broke: report it and set
+ * it to ino in the model (true). */
+bool fsck_nat_fix_inode_owner(struct fsck_ctx *ctx, uint32_t ino);
 /* After the walk: quota files against the usage the walk charged
  * (fsck_quota.c); when repairing, records the rebuild of wrong files. */
 int fsck_pass_quota(struct fsck_ctx *ctx);

@@ -51,6 +51,7 @@ void fsck_repair_free(struct fsck_ctx *ctx)
 	free(r->chain_data);
 	free(r->chain);
 	free(r->lost);
+	free(r->block0);
 	free(r->unreach);
 	free(r);
 	ctx->rep = NULL;
@@ -360,6 +361,14 @@ void fsck_fix_lost(struct fsck_ctx *ctx, uint32_t ino)
 
 	if (r)
 		push_u32(r, &r->lost, &r->n_lost, &r->cap_lost, ino);
+}
+
+void fsck_fix_block0(struct fsck_ctx *ctx, uint32_t ino, uint32_t parent)
+{
+	struct fsck_repair *r = ctx->rep;
+
+	if (r && push_u32(r, &r->block0, &r->n_block0, &r->cap_block0, ino))
+		push_u32(r, &r->block0, &r->n_block0, &r->cap_block0, parent);
 }
 
 /* Every word of the address area that lies in main (an over-estimate for

@@ -2,10 +2,12 @@
  * fsck_lpf.c - reconnecting unreachable inodes into /lost+found.
  *
  * Runs at the start of a repair, after the check recorded the inodes the
- * walk found only as lost roots (rep->lost).  Uses the /lost+found the
- * walk saw (a directory reachable from the root) or creates one: a new
- * nid from free NAT entries, mode 040700, links 2, its own dentry block
- * with '.' and '..', an entry in the root.  Each lost inode that no other
+ * walk found only as lost roots (rep->lost).  First, directories the walk
+ * found without a dentry block 0 (rep->block0) get one holding '.' and
+ * '..', as mkdir makes it.  Then it uses the /lost+found the walk saw (a
+ * directory reachable from the root) or creates one: a new nid from free
+ * NAT entries, mode 040700, links 2, its own dentry block with '.' and
+ * '..', an entry in the root.  Each lost inode that no other
  * entry names (not an orphan, not a quota inode, not in the roll-forward
  * chain) gets the entry "#<ino>" in it; its i_pino, i_name and i_links
  * follow, and a directory's '..' names lost+found.
@@ -419,6 +421,49 @@ static int add_entry(struct lpf_run *lr, uint32_t dir, const char *cname, uint32
 	return add_to_blocks(lr, dir, n, name, len, hash, ino, ftype);
 }
 
+/* ---- directories without dentry block 0 ---- */
+
+/* A new dentry block 0 with '.' and '..' for directory ino, whose slot is
+ * a hole or was dropped: its address is set when the repair writes it. */
+static int make_block0(struct lpf_run *lr, uint32_t ino, uint32_t parent)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	struct f2fs_node *n = inode_copy(ctx, ino);
+	struct dent_area a;
+	uint32_t extra;
+	int err = 0;
+	uint8_t *b;
+
+	if (!n || (n->i.i_inline & F2FS_INLINE_DENTRY))
+		return 0;
+	extra = fsck_extra_words(&n->i);
+	if (extra >= DEF_ADDRS_PER_INODE)
+		return 0;
+	n->i.i_addr[extra] = 0;
+	b = dent_block(lr, ino, n, 0, BLK_CREATE, &err);
+	if (!b)
+		return err;
+	block_area(b, &a);
+	put_entry(&a, 0, (const uint8_t *)".", 1, 0, ino, F2FS_FT_DIR);
+	put_entry(&a, 1, (const uint8_t *)"..", 2, 0, parent, F2FS_FT_DIR);
+	if (le64_to_cpu(n->i.i_size) < F2FS_BLKSIZE)
+		n->i.i_size = cpu_to_le64(F2FS_BLKSIZE);
+	if (!le32_to_cpu(n->i.i_current_depth))
+		n->i.i_current_depth = cpu_to_le32(1);
+	return 0;
+}
+
+static int make_blocks0(struct lpf_run *lr)
+{
+	const struct fsck_repair *rep = lr->ctx->rep;
+	int err = 0;
+
+	for (uint32_t i = 0; i + 1 < rep->n_block0 && !err; i += 2)
+		if (lr->ctx->ni[rep->block0[i]].flags & FSCK_NI_NODE)
+			err = make_block0(lr, rep->block0[i], rep->block0[i + 1]);
+	return err;
+}
+
 /* ---- lost+found ---- */
 
 static bool in_chain(const struct lpf_run *lr, uint32_t nid)
@@ -564,15 +609,26 @@ static uint32_t existing_lpf(const struct fsck_ctx *ctx)
 /* ---- one lost inode ---- */
 
 /* '..' of directory inode n (ino) names parent. */
-static void set_dotdot(struct fsck_ctx *ctx, uint32_t ino, struct f2fs_node *n, uint32_t parent)
+static void set_dotdot(struct lpf_run *lr, uint32_t ino, struct f2fs_node *n, uint32_t parent)
 {
+	struct fsck_ctx *ctx = lr->ctx;
 	struct fsck_dent_loc loc = { .dir_ino = ino };
+	struct dent_area a;
+	int err = 0;
+	uint8_t *b0;
 
 	if (n->i.i_inline & F2FS_INLINE_DENTRY) {
-		struct dent_area a;
-
 		inline_area(ctx, n, &a);
 		put_entry(&a, 1, (const uint8_t *)"..", 2, 0, parent, F2FS_FT_DIR);
+		return;
+	}
+	if (!le32_to_cpu(n->i.i_addr[fsck_extra_words(&n->i)])) {
+		/* a block 0 the repair creates */
+		b0 = dent_block(lr, ino, n, 0, BLK_READ, &err);
+		if (b0) {
+			block_area(b0, &a);
+			put_entry(&a, 1, (const uint8_t *)"..", 2, 0, parent, F2FS_FT_DIR);
+		}
 		return;
 	}
 	loc.blkaddr = le32_to_cpu(n->i.i_addr[fsck_extra_words(&n->i)]);
@@ -618,7 +674,7 @@ static int reconnect(struct lpf_run *lr, uint32_t lpf, uint32_t ino, uint32_t *d
 	memcpy(n->i.i_name, name, strlen(name));
 	if (is_dir) {
 		n->i.i_links = cpu_to_le32(2 + fsck_subdirs(ctx, ino));
-		set_dotdot(ctx, ino, n, lpf);
+		set_dotdot(lr, ino, n, lpf);
 		err = fsck_subdirs_add(ctx, lpf);
 		if (err)
 			return err;
@@ -665,14 +721,16 @@ int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 	uint32_t lpf = 0, dirs = 0, done = 0;
 	int err;
 
-	if (!rep || !rep->n_lost) {
+	if (!rep || (!rep->n_lost && !rep->n_block0)) {
 		free(lr);
 		return 0;
 	}
 	if (!lr)
 		return -ENOMEM;
 	lr->ctx = ctx;
-	err = load_chain(lr);
+	err = make_blocks0(lr);
+	if (!err)
+		err = load_chain(lr);
 	for (uint32_t i = 0; i < rep->n_lost && !err; i++) {
 		uint32_t ino = rep->lost[i];
 

@@ -272,6 +272,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 	free(ctx->chain);
 	free(ctx->seg_kind);
 	free(ctx->ni);
+	free(ctx->unnamed);
 	fsck_subdirs_free(ctx);
 	free(ctx->ssa);
 	free(ctx->orphans);

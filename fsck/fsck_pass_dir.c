@@ -201,6 +201,8 @@ static void link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 	struct f2fs_nat_entry e;
 	char *path;
 
+	if (ino >= F2FS_RESERVED_NODE_NUM && ino < ctx->fs->max_nid)
+		fsck_nat_restore(ctx, ino, ino, 0);	/* an empty entry of an intact inode */
 	if (ino < F2FS_RESERVED_NODE_NUM || ino >= ctx->fs->max_nid ||
 	    !fsck_nat_lookup(ctx, ino, &e) || !le32_to_cpu(e.block_addr)) {
 		fsck_report(ctx, PR_DENT_INO, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
@@ -208,13 +210,15 @@ static void link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 		fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 		return;
 	}
-	if (le32_to_cpu(e.ino) != ino) {
+	if (le32_to_cpu(e.ino) != ino && !fsck_nat_fix_inode_owner(ctx, ino)) {
 		fsck_report(ctx, PR_DENT_NOT_INODE, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 			    .str = pname, .found = ino));
 		fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 		return;
 	}
 	ni = &ctx->ni[ino];
+	if ((ni->flags & FSCK_NI_QUEUED) && !fsck_walk_name(w, ino, s->d.path, pname, slot_loc(s, slot)))
+		return;	/* its inode was refused: the entry went with it */
 	ni->links_found++;
 	ctx->st.dentries++;
 	if (ni->flags & FSCK_NI_QUEUED) {
@@ -434,6 +438,8 @@ static void fix_dir_inode(struct fsck_walk *w, struct dir_state *s)
 
 static void finish_dir(struct fsck_walk *w, struct dir_state *s)
 {
+	if ((!s->seen_dot || !s->seen_dotdot) && !s->have0 && !s->d.is_inline)
+		fsck_fix_block0(w->ctx, s->d.ino, s->d.parent ? s->d.parent : F2FS_ROOT_INO);
 	if (!s->seen_dot) {
 		fsck_report(w->ctx, PR_DENT_DOT, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 			    .str = "is missing"));

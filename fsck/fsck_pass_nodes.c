@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "f2fs_ckpt.h"
 #include "f2fs_err.h"
 #include "fsck_walk.h"
 
@@ -211,11 +212,103 @@ static void drop_ref(struct fsck_walk *w, const struct fsck_node_ref *r, bool re
 		p->in.nid[r->parent_slot % NIDS_PER_BLOCK] = 0;
 }
 
-/* The item's entry is dropped: its inode cannot be used. */
+/* ---- names of the inodes the walk refuses ---- */
+
+static void report_dropped_name(struct fsck_ctx *ctx, uint32_t ino, const char *where,
+				const struct fsck_dent_loc *loc)
+{
+	fsck_report(ctx, PR_DENT_INO, FSCK_OBJ(.ino = loc->dir_ino, .path = where,
+		    .str = where ? where + strlen(where) + 1 : NULL, .found = ino));
+	fsck_fix_dentry(ctx, loc, NULL, FSCK_DENT_DROP, 0);
+}
+
+/* Forget the names of inodes the walk has decided on. */
+static void prune_names(struct fsck_walk *w)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < w->n_names; i++) {
+		const struct fsck_nid_info *ni = &w->ctx->ni[w->names[i].ino];
+
+		if ((ni->flags & FSCK_NI_INODE) || ni->dropped)
+			free(w->names[i].where);
+		else
+			w->names[k++] = w->names[i];
+	}
+	w->n_names = k;
+}
+
+static void remember_name(struct fsck_walk *w, uint32_t ino, const char *dir_path,
+			  const char *name, const struct fsck_dent_loc *loc)
+{
+	size_t dl = dir_path ? strlen(dir_path) : 0, nl = strlen(name);
+	struct fsck_name *nm;
+
+	if (w->n_names == w->cap_names)
+		prune_names(w);
+	if (w->n_names == w->cap_names) {
+		uint32_t cap = w->cap_names ? w->cap_names * 2 : 64;
+		void *p = realloc(w->names, (size_t)cap * sizeof(*w->names));
+
+		if (!p) {
+			w->err = -ENOMEM;
+			return;
+		}
+		w->names = p;
+		w->cap_names = cap;
+	}
+	nm = &w->names[w->n_names];
+	nm->where = malloc(dl + nl + 2);
+	if (!nm->where) {
+		w->err = -ENOMEM;
+		return;
+	}
+	memcpy(nm->where, dir_path ? dir_path : "", dl + 1);
+	memcpy(nm->where + dl + 1, name, nl + 1);
+	nm->ino = ino;
+	nm->loc = *loc;
+	w->n_names++;
+}
+
+bool fsck_walk_name(struct fsck_walk *w, uint32_t ino, const char *dir_path, const char *name,
+		    const struct fsck_dent_loc *loc)
+{
+	const struct fsck_nid_info *ni = &w->ctx->ni[ino];
+	char *where;
+
+	if (ni->dropped) {
+		where = malloc((dir_path ? strlen(dir_path) : 0) + strlen(name) + 2);
+		if (where) {
+			strcpy(where, dir_path ? dir_path : "");
+			strcpy(where + strlen(where) + 1, name);
+		}
+		report_dropped_name(w->ctx, ino, where, loc);
+		free(where);
+		return false;
+	}
+	if ((ni->flags & FSCK_NI_QUEUED) && !(ni->flags & FSCK_NI_INODE))
+		remember_name(w, ino, dir_path, name, loc);
+	return true;
+}
+
+/* The walk refuses the item's inode: every entry naming it goes (its NAT
+ * entry is cleared as unreachable). */
 static void drop_item_dentry(struct fsck_walk *w, const struct fsck_item *it)
 {
+	struct fsck_ctx *ctx = w->ctx;
+
 	if (it->kind == ITEM_NS && it->loc.dir_ino)
-		fsck_fix_dentry(w->ctx, &it->loc, NULL, FSCK_DENT_DROP, 0);
+		fsck_fix_dentry(ctx, &it->loc, NULL, FSCK_DENT_DROP, 0);
+	if (it->ino >= ctx->fs->max_nid || (ctx->ni[it->ino].flags & FSCK_NI_INODE))
+		return;
+	ctx->ni[it->ino].dropped = 1;
+	for (uint32_t i = 0; i < w->n_names; i++) {
+		if (w->names[i].ino != it->ino)
+			continue;
+		report_dropped_name(ctx, it->ino, w->names[i].where, &w->names[i].loc);
+		if (ctx->st.dentries)
+			ctx->st.dentries--;
+	}
 }
 
 /* One data slot of the inode or a direct node. */
@@ -325,6 +418,9 @@ static bool resolve_ref(struct fsck_walk *w, struct fsck_node_ref *r)
 		drop_ref(w, r, false);
 		return false;
 	}
+	if (fsck_nat_lookup(ctx, r->nid, &e) && le32_to_cpu(e.block_addr) == NULL_ADDR &&
+	    fsck_nat_restore(ctx, r->nid, ino, r->ofs))
+		fsck_nat_lookup(ctx, r->nid, &e);	/* its lost entry, taken back */
 	if (!fsck_nat_lookup(ctx, r->nid, &e) || le32_to_cpu(e.block_addr) == NULL_ADDR) {
 		fsck_report(ctx, PR_NODE_NAT_NULL, FSCK_OBJ(.ino = ino, .nid = r->nid,
 			    .str = kind_name(r->kind)));
@@ -621,12 +717,61 @@ static bool inode_has_blocks(uint16_t mode)
 	return !S_ISCHR(mode) && !S_ISBLK(mode) && !S_ISFIFO(mode) && !S_ISSOCK(mode);
 }
 
+/* Whether the summary of block addr names nid: its SSA entry, or for a
+ * current segment the checkpoint's summary (a node log whose pack has no
+ * node summaries is rebuilt by the kernel from the footers: it does). */
+static bool summary_names(struct fsck_ctx *ctx, uint32_t addr, uint32_t nid)
+{
+	struct f2fs_fs *fs = ctx->fs;
+	uint32_t segno = f2fs_blkaddr_to_segno(fs, addr);
+	uint32_t off = (addr - fs->main_blkaddr) % BLKS_PER_SEG;
+	struct f2fs_summary_block *sum;
+	bool named;
+
+	for (int t = 0; t < NR_CURSEG_TYPE; t++) {
+		if (fs->curseg_segno[t] != segno)
+			continue;
+		if (!fs->cursum_loaded || (t >= CURSEG_HOT_NODE && !f2fs_cp_has_node_summaries(fs->cp)))
+			return true;
+		return le32_to_cpu(fs->cursum[t].entries[off].nid) == nid;
+	}
+	sum = malloc(sizeof(*sum));
+	if (!sum || f2fs_dev_read(fs->dev, (uint64_t)fs->ssa_blkaddr + segno, 1, sum)) {
+		free(sum);
+		return true;	/* cannot tell */
+	}
+	named = le32_to_cpu(sum->entries[off].nid) == nid;
+	free(sum);
+	return named;
+}
+
+/* Why an inode block that passed the footer checks cannot be taken, or
+ * NULL.  A block SIT has free in a segment of data blocks never held a
+ * node the kernel wrote; taking it would count a node that the repaired
+ * SIT cannot hold (mark_block() gives such a block back), leaving the
+ * checkpoint's node count and SIT's apart.  A block SIT has free whose
+ * summary names another node is not this inode's either: the NAT entry
+ * that leads to it is what broke. */
+static const char *inode_block_refused(struct fsck_ctx *ctx, uint32_t ino, uint32_t addr)
+{
+	uint32_t segno = f2fs_blkaddr_to_segno(ctx->fs, addr);
+
+	if (!ctx->sit_loaded || fsck_sit_valid(ctx, addr))
+		return NULL;
+	if (ctx->sit.segs[segno].valid_blocks && !seg_is_node_type(ctx, segno))
+		return "it lies free in a segment of data blocks";
+	if (!summary_names(ctx, addr, ino))
+		return "SIT has it free and its summary names another node";
+	return NULL;
+}
+
 static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const struct f2fs_node *n)
 {
 	struct fsck_ctx *ctx = w->ctx;
 	struct fsck_nid_info *ni = &ctx->ni[it->ino];
 	const struct f2fs_inode *ri = &n->i;
 	uint32_t fnid = le32_to_cpu(n->footer.nid), fino = le32_to_cpu(n->footer.ino);
+	const char *why;
 
 	if (fnid != it->ino) {
 		fsck_report(ctx, PR_NODE_FOOTER_NID, FSCK_OBJ(.nid = it->ino, .blkaddr = it->addr,
@@ -637,6 +782,13 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 	if (fino != fnid || (le32_to_cpu(n->footer.flag) >> OFFSET_BIT_SHIFT) != 0) {
 		fsck_report(ctx, PR_NODE_NOT_INODE, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
 			    .str = fino != fnid ? "footer ino differs from nid" : "non-zero node offset"));
+		drop_item_dentry(w, it);
+		return;
+	}
+	why = inode_block_refused(ctx, it->ino, it->addr);
+	if (why) {
+		fsck_report(ctx, PR_NODE_NOT_INODE, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
+			    .str = why));
 		drop_item_dentry(w, it);
 		return;
 	}
@@ -928,6 +1080,9 @@ static void walk_free(struct fsck_walk *w)
 	for (uint32_t i = 0; i < w->n; i++)
 		free(w->stack[i].path);
 	free(w->stack);
+	for (uint32_t i = 0; i < w->n_names; i++)
+		free(w->names[i].where);
+	free(w->names);
 	free(w->ibuf);
 	free(w->nbuf);
 	free(w->dbuf);

@@ -127,6 +127,8 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "nid {nid}: reserved NAT entry {str}"),
 	P(NAT_LEAK, W, false, FIX_NAT_CLEAR,
 	  "nid {nid} (ino {ino}): in use in NAT but not reachable"),
+	P(NAT_LOST, E, false, FIX_NAT_SET,
+	  "nid {nid} (ino {ino}): the NAT entry {str}, but the node is intact at block {blkaddr}: the entry is set to it"),
 	P(NODE_FOOTER_NID, E, false, FIX_NODE_DROP,
 	  "nid {nid}: node block {blkaddr} has footer nid {found}"),
 	P(NODE_FOOTER_INO, E, false, FIX_NODE_DROP,

@@ -73,6 +73,7 @@ enum fsck_problem {
 	PR_NAT_SHARED_BLOCK = 3005,
 	PR_NAT_RESERVED = 3006,
 	PR_NAT_LEAK = 3007,
+	PR_NAT_LOST = 3008,
 	/* nodes and inodes */
 	PR_NODE_FOOTER_NID = 4001,
 	PR_NODE_FOOTER_INO = 4002,

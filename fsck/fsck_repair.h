@@ -68,6 +68,8 @@ struct fsck_repair {
 	uint32_t n_unreach, cap_unreach;
 	uint32_t *lost;		/* unreachable inodes to reconnect */
 	uint32_t n_lost, cap_lost;
+	uint32_t *block0;	/* directories without dentry block 0: ino, parent */
+	uint32_t n_block0, cap_block0;
 	bool has_unfixable;	/* a reported problem has no fix */
 	int err;		/* first operational error while recording */
 };
@@ -115,11 +117,16 @@ void fsck_fix_owner(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino);
 void fsck_fix_unreach(struct fsck_ctx *ctx, uint32_t addr);
 /* An inode to reconnect into lost+found. */
 void fsck_fix_lost(struct fsck_ctx *ctx, uint32_t ino);
+/* Directory ino has no dentry block 0 (its address was dropped or is a
+ * hole): it gets a new one holding '.' and '..' (parent), as mkdir makes
+ * it, when the repair starts (fsck_lpf.c). */
+void fsck_fix_block0(struct fsck_ctx *ctx, uint32_t ino, uint32_t parent);
 /* The chain: record a chain node (in order) and the blocks it names. */
 void fsck_fix_chain_node(struct fsck_ctx *ctx, uint32_t addr, const struct f2fs_node *n);
 
 /* ---- fsck_lpf.c: before applying ---- */
-/* Reconnect the unreachable inodes (rep->lost) into /lost+found, made if
+/* Give the directories of rep->block0 their dentry block 0, then
+ * reconnect the unreachable inodes (rep->lost) into /lost+found, made if
  * need be: dentry edits and new blocks as writable copies, ctx->st kept
  * up to date.  Inodes it cannot reconnect stay unreachable (the recheck
  * reports them).  Returns 0 or a negative errno (operational error). */

@@ -76,10 +76,20 @@ struct fsck_file {
 	bool ext_mismatch;
 };
 
+/* Another name of an inode waiting on the stack (the first name is its
+ * item's): if the walk refuses the inode, this name goes too. */
+struct fsck_name {
+	uint32_t ino;
+	char *where;		/* the directory's path, NUL, the name */
+	struct fsck_dent_loc loc;
+};
+
 struct fsck_walk {
 	struct fsck_ctx *ctx;
 	struct fsck_item *stack;
 	uint32_t n, cap;
+	struct fsck_name *names;
+	uint32_t n_names, cap_names;
 	uint8_t *ibuf, *nbuf, *dbuf;	/* FSCK_BATCH blocks each */
 	struct f2fs_io_vec *vec;
 	struct fsck_node_ref *lvl[2];	/* current and next level */
@@ -106,6 +116,11 @@ int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint32_t parent, uint8_t f
 int fsck_read_sorted(struct fsck_walk *w, const uint32_t *addrs, uint32_t n, uint8_t *buf,
 		     const uint8_t **blk);
 uint8_t fsck_mode_to_ftype(uint16_t mode);
+/* An entry names inode ino, which the walk already queued: false when the
+ * walk refused that inode (the entry was reported and dropped), else true
+ * (the name is remembered while the inode waits). */
+bool fsck_walk_name(struct fsck_walk *w, uint32_t ino, const char *dir_path, const char *name,
+		    const struct fsck_dent_loc *loc);
 
 /* fsck_inode.c: checks of the inode's own fields; fills w->file.
  * Returns false when the inode is too broken to walk its blocks. */

@@ -34,7 +34,7 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 	want_rc=4
 	codes=
 	for e in $expect; do
-		case "$e" in rc=*) want_rc=${e#rc=} ;; *) codes="$codes $e" ;; esac
+		case "$e" in rc=*) want_rc=${e#rc=} ;; same=*) ;; *) codes="$codes $e" ;; esac
 	done
 	nfail_before=$nfail
 	run_fsck "$IMG"

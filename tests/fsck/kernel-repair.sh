@@ -26,7 +26,7 @@ REPAIRED_CASES=${REPAIRED_CASES:-}
 KERNEL_DISKS=${KERNEL_DISKS:-20}   # + ctl, out (and pc): within the PCI slots QEMU has
 # cases whose repair reconnects inodes into /lost+found: the kernel must list
 # them there and read them
-LPF_CASES=" dent-ino lpf-dir node-inodechild "
+LPF_CASES=" dent-ino lpf-dir node-inodechild nat-lostunnamed ino-links-gone2 dent-noblock0 "
 
 kt_begin fsck-repair "our repair: roll-forward chain kept, repaired images mount"
 img=$KWORK/pc.img

@@ -8,6 +8,9 @@
 # problems have no fix (UNFIXABLE below, each with the reason in the
 # problem table) must be refused: exit 4 or 8 and the image unchanged.
 # `--dry-run` must compute the repair without writing (exit 4).
+# A case whose expected field has same=PATH[,PATH...] keeps those files
+# or directories (same=/ : the whole tree): what our dump.f2fs extracts
+# from them after the repair must equal what it extracts from the base.
 # Repaired images are kept in $REPAIRED_DIR when set (the kernel test
 # mounts them).  CASES=id,id runs only those cases.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
@@ -16,7 +19,23 @@ require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 
 # No usable volume, or a problem whose fix is FIX_UNFIXABLE in the table.
 UNFIXABLE=" sb-nomagic sb-both-differ sb-both-noroot notf2fs-zero notf2fs-ext4 sb-unknownfeat sb-encoding sb-featdeps "
-UNFIXABLE="$UNFIXABLE nat-rootnull ino-quotamode ino-rootmode "
+UNFIXABLE="$UNFIXABLE nat-rootgone ino-quotamode ino-rootmode "
+
+# check_same ID BASE PATHS: the paths extract from $IMG as from the base.
+check_same() {
+	local tree=$WORK/tree-$2 p
+	if [ ! -d "$tree" ]; then
+		"$DUMP" -r -o "$tree" "$WORK/base-$2.img" >/dev/null 2>&1 ||
+			{ fail "$1: dump.f2fs cannot extract base $2"; return; }
+	fi
+	rm -rf "$WORK/tree-case"
+	"$DUMP" -r -o "$WORK/tree-case" "$IMG" >/dev/null 2>&1 ||
+		{ fail "$1: dump.f2fs cannot extract the repaired image"; return; }
+	for p in $(echo "$3" | tr ',' ' '); do
+		diff -r "$tree/$p" "$WORK/tree-case/$p" >/dev/null 2>&1 ||
+			fail "$1: $p does not read back as before the damage"
+	done
+}
 
 ncases=0
 nfixed=0
@@ -60,6 +79,9 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 	[ "$(cksum <"$IMG")" = "$sum1" ] || fail "$id: the second repair wrote"
 	got=$(oracle_verdict "$IMG")
 	[ "$got" = clean ] || fail "$id: f2fs-tools finds the repaired image $got: $(grep -m3 -iE 'fail|error|\[FIX\]|invalid' "$WORK/oracle.out")"
+	for e in $expect; do
+		case "$e" in same=*) check_same "$id" "$bname" "${e#same=}" ;; esac
+	done
 	if [ -n "${REPAIRED_DIR:-}" ]; then
 		cp --sparse=always "$IMG" "$REPAIRED_DIR/$id.img"
 	fi

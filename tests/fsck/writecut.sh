@@ -7,7 +7,8 @@
 # a /lost+found the repair creates and a directory into an existing one, a
 # superblock rebuilt from two damaged copies, a checkpoint pack failing only
 # its checksum, the older pack in place of an unusable newest one, a
-# checkpoint field derived from the superblock)
+# checkpoint field derived from the superblock, lost NAT entries taken
+# back, every name of a refused inode dropped)
 # the repair's writes are counted with
 # --dry-run, then for every N from 1 to that total the repair runs with
 # --write-limit N (every write after the N-th is dropped, as a power cut
@@ -19,7 +20,7 @@
 require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 . "$top_srcdir/tests/fsck/cases-lib.sh"
 
-CASES=${WRITECUT_CASES:-nat-leak,nat-owner,nat-shared,ino-links,ino-blocks,dent-hash,dent-ftype,sec-count,sec-typemix,sit-extrabit,cp-vblocks,ssa-nid,sb-magic1,cp-natbitsfull,dent-ino,lpf-dir,sb-both-bad,cp-crc-both,cp-newest-largenat,cp-sitbitmap}
+CASES=${WRITECUT_CASES:-nat-leak,nat-owner,nat-shared,ino-links,ino-blocks,dent-hash,dent-ftype,sec-count,sec-typemix,sit-extrabit,cp-vblocks,ssa-nid,sb-magic1,cp-natbitsfull,dent-ino,lpf-dir,sb-both-bad,cp-crc-both,cp-newest-largenat,cp-sitbitmap,nat-lostbig,nat-lostdn,ino-links-gone2}
 
 codes_of() {
 	run_fsck "$1"
