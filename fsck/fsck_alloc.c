@@ -54,6 +54,16 @@ int fsck_alloc_log_of(const struct fsck_alloc *a, uint32_t segno)
 	return -1;
 }
 
+int fsck_alloc_type_of(const struct fsck_alloc *a, uint32_t segno)
+{
+	int t = fsck_alloc_log_of(a, segno);
+
+	for (uint32_t i = 0; i < a->n_filled && t < 0; i++)
+		if (a->filled[i].segno == segno)
+			t = a->filled[i].type;
+	return t;
+}
+
 static bool segment_free(const struct fsck_alloc *a, uint32_t segno)
 {
 	const struct fsck_ctx *ctx = a->ctx;
@@ -131,6 +141,7 @@ static int next_segment(struct fsck_alloc *a, int t)
 	}
 	f = &a->filled[a->n_filled++];
 	f->segno = l->segno;
+	f->type = t;
 	f->sum = l->sum;
 	f->sum.footer.entry_type = t >= CURSEG_HOT_NODE ? SUM_TYPE_NODE : SUM_TYPE_DATA;
 	if ((l->segno + 1) % fs->segs_per_sec && segment_free(a, l->segno + 1)) {

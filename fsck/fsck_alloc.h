@@ -31,6 +31,7 @@ struct fsck_log {
 /* A segment the repair filled and left: its summary goes to the SSA. */
 struct fsck_filled {
 	uint32_t segno;
+	int type;		/* the log that filled it */
 	struct f2fs_summary_block sum;
 };
 
@@ -55,5 +56,8 @@ int fsck_alloc_block(struct fsck_alloc *a, int t, uint32_t nid, uint16_t ofs,
 		     uint8_t version, uint32_t *addr);
 /* Whether segno is the segment of some log after the repair. */
 int fsck_alloc_log_of(const struct fsck_alloc *a, uint32_t segno);
+/* The log type whose blocks segno holds: a log's segment or one the
+ * repair filled; -1 for the others. */
+int fsck_alloc_type_of(const struct fsck_alloc *a, uint32_t segno);
 
 #endif

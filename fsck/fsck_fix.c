@@ -51,6 +51,8 @@ void fsck_repair_free(struct fsck_ctx *ctx)
 	free(r->chain_data);
 	free(r->chain);
 	free(r->lost);
+	free(r->remap);
+	free(r->moves);
 	free(r->block0);
 	free(r->unreach);
 	free(r);

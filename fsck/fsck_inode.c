@@ -413,6 +413,43 @@ static void walk_xattr_list(struct fsck_walk *w, uint32_t ino, const uint8_t *p,
 	 * which ends it (read_all_xattrs(), __find_xattr()). */
 }
 
+/* What sload.f2fs 1.15 leaves in a file with more blocks than the
+ * kernel's i_addr slots: it fills every i_addr word after the extra area
+ * with block addresses, the inline xattr area included, and goes on in
+ * the direct nodes from there; the kernel (get_inline_xattr_addrs(),
+ * addrs_per_inode()) reads that area as xattrs and maps the file's next
+ * blocks to the direct nodes.  The kernel itself writes only an xattr
+ * list there, which always starts with the xattr magic (or leaves the
+ * area zeroed): an area whose first word is not the magic and whose words
+ * are all holes or main-area addresses, in a file whose size runs past
+ * the kernel's slots, is such a block map.  Returns the addresses. */
+static uint32_t xattr_area_addrs(const struct fsck_walk *w, const struct f2fs_inode *ri, uint32_t ixa)
+{
+	const struct fsck_file *f = &w->file;
+	const uint8_t *area;
+	uint32_t n = 0;
+
+	if (!ixa || ixa > MAX_INLINE_XATTR_SIZE || f->compressed ||
+	    (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY)))
+		return 0;
+	/* regular files: the repair moves blocks no other fix edits (not the
+	 * dentry blocks of directories, not the quota files' blocks) */
+	if (!S_ISREG(f->mode) || w->qtype)
+		return 0;
+	area = (const uint8_t *)ri->i_addr + 4 * (DEF_ADDRS_PER_INODE - ixa);
+	if (f->i_size <= (uint64_t)f->addrs_per_inode * F2FS_BLKSIZE ||
+	    get_le32(area) == F2FS_XATTR_MAGIC)
+		return 0;
+	for (uint32_t i = 0; i < ixa; i++) {
+		uint32_t v = get_le32(area + 4 * i);
+
+		if (v && !fsck_addr_in_main(w->ctx, v))
+			return 0;
+		n += v != 0;
+	}
+	return n;
+}
+
 void fsck_check_xattrs(struct fsck_walk *w, const struct f2fs_node *inode,
 		       const struct f2fs_node *xnode)
 {
@@ -421,8 +458,15 @@ void fsck_check_xattrs(struct fsck_walk *w, const struct f2fs_node *inode,
 	const struct f2fs_inode *ri = &inode->i;
 	uint32_t ino = w->file.ino;
 	uint8_t space[XATTR_SPACE_MAX];
-	uint32_t size = 0, ixa = 0;
+	uint32_t size = 0, ixa = 0, addrs;
 
+	addrs = xattr_area_addrs(w, ri, fsck_inline_xattr_addrs(ctx, ri));
+	if (addrs) {
+		/* not a list: the repair moves the addresses where they belong */
+		REPORT(PR_INODE_XATTR_AREA_ADDRS, .found = addrs, .idx = w->file.addrs_per_inode);
+		fsck_fix_remap(ctx, ino);
+		return;
+	}
 	if (ri->i_inline & F2FS_INLINE_XATTR) {
 		ixa = fsck_inline_xattr_addrs(ctx, ri);
 		if (ixa > MAX_INLINE_XATTR_SIZE)

@@ -5,7 +5,8 @@
  * Per segment: the SIT valid map against the referenced blocks, naming
  * the blocks that differ.  Per section (large sections): the sums of the
  * SIT entries' valid counts and lib's checkpoint-valid section sums
- * against the referenced blocks, and one type per section.  Sections
+ * against the referenced blocks, and one class of SIT types per section
+ * up to its last segment in use.  Sections
  * free/dirty/full for the summary.  The logs' write positions and types.
  * The checkpoint counters (valid blocks, nodes, inodes, free segments).
  * nat_bits against the NAT as loaded.  Nids in use but never reached.
@@ -96,26 +97,38 @@ static bool is_node_type(uint8_t t)
 	return t >= CURSEG_HOT_NODE && t <= CURSEG_COLD_NODE;
 }
 
+/* One class per section, as the kernel's GC needs it: it takes the type
+ * of a victim section from the segment it starts at (the first, or a
+ * later one when it resumes part way, do_garbage_collect()) and stops
+ * checkpointing at a segment with valid blocks whose summary is of the
+ * other class.  So every segment up to the last one in use, empty ones
+ * included, must be of the first segment's class; the kernel's logs fill
+ * a section from its first segment on, so its own sections always are.
+ * Temperatures may differ (information only). */
 static void check_section_types(struct fsck_ctx *ctx, uint32_t secno)
 {
-	uint32_t spp = ctx->sit.segs_per_sec, first = secno * spp;
+	uint32_t spp = ctx->sit.segs_per_sec, first = secno * spp, end = first;
+	const struct f2fs_seg_entry *segs = ctx->sit.segs;
 	int type = -1;
-	uint32_t type_seg = 0;
 
-	for (uint32_t s = first; s < first + spp; s++) {
-		uint8_t t = ctx->sit.segs[s].type;
+	for (uint32_t s = first; s < first + spp; s++)
+		if (segs[s].valid_blocks)
+			end = s + 1;
+	for (uint32_t s = first; s < end; s++) {
+		uint8_t t = segs[s].type;
 
-		if (!ctx->sit.segs[s].valid_blocks)
+		if (is_node_type(t) != is_node_type(segs[first].type)) {
+			fsck_report(ctx, PR_SEC_TYPE_MIX, FSCK_OBJ(.secno = secno, .segno = s, .found = t,
+				    .expected = segs[first].type));
+			return;
+		}
+		if (!segs[s].valid_blocks)
 			continue;
 		if (type < 0) {
 			type = t;
-			type_seg = s;
 		} else if (t != type) {
-			fsck_report(ctx, is_node_type(t) != is_node_type((uint8_t)type) ?
-				    PR_SEC_TYPE_MIX : PR_SEC_TEMP_MIX,
-				    FSCK_OBJ(.secno = secno, .segno = s, .found = t,
-					     .expected = (uint64_t)type));
-			(void)type_seg;
+			fsck_report(ctx, PR_SEC_TEMP_MIX, FSCK_OBJ(.secno = secno, .segno = s, .found = t,
+				    .expected = (uint64_t)type));
 			return;
 		}
 	}

@@ -183,7 +183,7 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "ino {ino}: block address {blkaddr} at file block {idx} is outside the main area"),
 	P(DATA_DUP, E, false, FIX_DATA_DROP,
 	  "ino {ino}: block {blkaddr} at file block {idx} is already used"),
-	P(SEG_TYPE_CLASS, E, false, FIX_SIT_REBUILD,
+	P(SEG_TYPE_CLASS, E, false, FIX_RELOCATE,
 	  "segment {segno}: {str} block {blkaddr} in a segment of SIT type {found}"),
 	P(INODE_ORPHAN_LINKS, W, true, FIX_ORPHAN_LIST,
 	  "orphan ino {ino} has i_links {found}"),
@@ -197,6 +197,9 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "quota inode {ino} (type {idx}): {str}"),
 	P(INODE_NAMELEN, W, true, FIX_INODE_FIELD,
 	  "ino {ino}: i_namelen {found} exceeds {expected}"),
+	P(INODE_XATTR_AREA_ADDRS, E, false, FIX_BLOCK_REMAP,
+	  "ino {ino}: the inline xattr area holds {found} block addresses of the file (a writer "
+	  "ignored i_inline_xattr_size): the kernel reads the file from block {idx} on at the wrong offsets"),
 	P(DENT_NAME_LEN, E, false, FIX_DENTRY_DROP,
 	  "{path}: dentry slot {idx} has name length {found}"),
 	P(DENT_SLOTS, E, false, FIX_DENTRY_DROP,
@@ -243,7 +246,7 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "section {secno}: SIT entries sum to {found} valid blocks, counted {expected}"),
 	P(SEC_CKPT_VALID_COUNT, E, true, FIX_SIT_REBUILD,
 	  "section {secno}: checkpoint-valid blocks sum to {found}, counted {expected}"),
-	P(SEC_TYPE_MIX, E, false, FIX_SIT_REBUILD,
+	P(SEC_TYPE_MIX, E, false, FIX_RELOCATE,
 	  "section {secno}: segment {segno} is SIT type {found}, the section is type {expected}"),
 	P(SEC_TEMP_MIX, I, true, FIX_NONE,
 	  "section {secno}: segment {segno} is SIT type {found}, another segment is type {expected}"),
@@ -339,6 +342,10 @@ const char *fsck_fix_name(enum fsck_fix f)
 		[FIX_ORPHAN_LIST] = "rewrite the orphan list",
 		[FIX_NAT_BITS] = "rewrite nat_bits",
 		[FIX_QUOTA_REBUILD] = "rebuild the quota file from the usage counted",
+		[FIX_RELOCATE] = "move the blocks of the class fewer of the section's blocks have to logs of "
+				 "their class (as the kernel's GC moves them), and rebuild SIT types",
+		[FIX_BLOCK_REMAP] = "move the block addresses to the slots the kernel reads them from "
+				    "(new direct nodes where needed) and clear the xattr area",
 		[FIX_UNFIXABLE] = "none (not fixable)",
 	};
 

@@ -109,6 +109,7 @@ enum fsck_problem {
 	PR_INODE_UNREACHABLE = 4035,
 	PR_QUOTA_INODE = 4038,
 	PR_INODE_NAMELEN = 4039,
+	PR_INODE_XATTR_AREA_ADDRS = 4040,
 	/* directories */
 	PR_DENT_NAME_LEN = 5001,
 	PR_DENT_SLOTS = 5002,
@@ -174,6 +175,8 @@ enum fsck_fix {
 	FIX_ORPHAN_LIST,
 	FIX_NAT_BITS,
 	FIX_QUOTA_REBUILD,	/* write the quota file afresh from usage */
+	FIX_RELOCATE,		/* move blocks of the other class out of the section */
+	FIX_BLOCK_REMAP,	/* lay the file's block map out as the kernel reads it */
 	FIX_UNFIXABLE,
 };
 

@@ -5,7 +5,8 @@
  *
  * Order of writes, so that a power cut at any point leaves the state
  * before the repair or the repaired state:
- *  1. changed node and dentry blocks, out of place, to blocks the current
+ *  1. data blocks that must live elsewhere, copied (fsck_relocate.c);
+ *     changed node and dentry blocks, out of place, to blocks the current
  *     checkpoint does not use (fsck_alloc.c); the copies of the
  *     roll-forward chain when one is pending; summary blocks of segments
  *     the repair filled, and corrected summary entries;
@@ -422,13 +423,18 @@ static unsigned int segment_type(struct repair_run *r, uint32_t segno, uint32_t 
 	uint8_t kind = r->ctx->seg_kind[segno] & 3;
 	int log = fsck_alloc_log_of(&r->a, segno);
 
+	/* blocks the walk never saw there: a segment the repair filled */
+	if (log < 0 && count && !kind)
+		log = fsck_alloc_type_of(&r->a, segno);
 	if (log >= 0)
 		return (unsigned int)log;
-	if (!count || kind == 3 || kind == 0)
-		return se->type < NR_CURSEG_TYPE ? se->type : CURSEG_HOT_DATA;
+	/* one class (also for a segment emptied by the repair: the GC takes a
+	 * section's type from its first segment, empty or not) */
 	if (kind == 2)
 		return is_node_type(se->type) ? se->type : CURSEG_WARM_NODE;
-	return se->type < CURSEG_HOT_NODE ? se->type : CURSEG_WARM_DATA;
+	if (kind == 1)
+		return se->type < CURSEG_HOT_NODE ? se->type : CURSEG_WARM_DATA;
+	return se->type < NR_CURSEG_TYPE ? se->type : CURSEG_HOT_DATA;
 }
 
 static void rebuild_sit(struct repair_run *r)
@@ -739,6 +745,8 @@ static int run_repair(struct repair_run *r)
 
 	err = fsck_lpf_reconnect(ctx);
 	if (!err)
+		err = fsck_relocate_remap(ctx);
+	if (!err)
 		err = fsck_quota_rebuild(ctx);
 	if (!err)
 		err = fsck_alloc_init(&r->a, ctx);
@@ -756,6 +764,8 @@ static int run_repair(struct repair_run *r)
 		err = rehome_chain(r);
 	if (!err)
 		err = fix_summaries(r);
+	if (!err)
+		err = fsck_relocate_apply(ctx, &r->a);
 	if (!err)
 		err = write_data_blocks(r);
 	if (!err)

@@ -40,7 +40,16 @@ struct fsck_fixdata {
 	uint8_t *blk;
 };
 
+/* A data block the repair copies elsewhere (fsck_relocate.c); its new
+ * address goes to slot ofs of node owner, which holds old_addr. */
+struct fsck_move {
+	uint32_t old_addr;
+	uint32_t owner;
+	uint16_t ofs;
+};
+
 /* A summary entry to correct (the version comes from NAT when applied). */
+
 struct fsck_fixssa {
 	uint32_t blkaddr;
 	uint32_t nid;
@@ -68,6 +77,10 @@ struct fsck_repair {
 	uint32_t n_unreach, cap_unreach;
 	uint32_t *lost;		/* unreachable inodes to reconnect */
 	uint32_t n_lost, cap_lost;
+	uint32_t *remap;	/* inodes with block addresses in the xattr area */
+	uint32_t n_remap, cap_remap;
+	struct fsck_move *moves;	/* data blocks to copy (fsck_relocate.c) */
+	uint32_t n_moves, cap_moves;
 	uint32_t *block0;	/* directories without dentry block 0: ino, parent */
 	uint32_t n_block0, cap_block0;
 	bool has_unfixable;	/* a reported problem has no fix */
@@ -131,6 +144,18 @@ void fsck_fix_chain_node(struct fsck_ctx *ctx, uint32_t addr, const struct f2fs_
  * up to date.  Inodes it cannot reconnect stay unreachable (the recheck
  * reports them).  Returns 0 or a negative errno (operational error). */
 int fsck_lpf_reconnect(struct fsck_ctx *ctx);
+
+/* ---- fsck_relocate.c: block moves ---- */
+struct fsck_alloc;
+/* An inode whose inline xattr area holds the addresses of file blocks. */
+void fsck_fix_remap(struct fsck_ctx *ctx, uint32_t ino);
+/* Before the quota rebuild: lay the block maps of the recorded inodes out
+ * as the kernel reads them (node copies, i_blocks, moves queued). */
+int fsck_relocate_remap(struct fsck_ctx *ctx);
+/* With the allocator, before the changed nodes are written: copy the
+ * queued blocks, and move the blocks of the class that does not belong
+ * out of sections holding both node and data blocks. */
+int fsck_relocate_apply(struct fsck_ctx *ctx, struct fsck_alloc *a);
 
 /* ---- fsck_repair.c: applying ---- */
 /* Apply every recorded and derived fix in one checkpoint.  Returns 0 and

@@ -19,6 +19,28 @@ make_src() {
 	mkdir -p "$WORK/srcsmall/dir"
 	echo hi >"$WORK/srcsmall/a.txt"
 	echo there >"$WORK/srcsmall/dir/b"
+	# for sload_case: files whose every block is different (xattr-area:
+	# 5 MiB; 1940 and 2958 blocks, which fill the writer's first and second
+	# direct node exactly, so the kernel's layout needs a new direct node,
+	# then a new indirect one too), and a tree of a few hundred files with
+	# some MiB of data (sload-mix)
+	mkdir -p "$WORK/srcxattr" "$WORK/srcmix"
+	python3 - "$WORK" <<'PY' || hard_error "python3 for the sload sources"
+import os, random, sys
+work = sys.argv[1]
+for name, blocks in (('big5m', 1280), ('fill1', 1940), ('fill2', 2958)):
+    with open(os.path.join(work, 'srcxattr', name), 'wb') as f:
+        for i in range(blocks):
+            f.write(('%s %08d ' % (name[:5], i)).encode() * 273 + b'.')
+rnd = random.Random(7)
+for d in range(10):
+    os.makedirs(os.path.join(work, 'srcmix', 'dir%d' % d))
+    for i in range(40):
+        with open(os.path.join(work, 'srcmix', 'dir%d' % d, 'f%d' % i), 'wb') as f:
+            f.write(rnd.randbytes(rnd.choice([10, 500, 4096, 5000, 20000, 70000])))
+with open(os.path.join(work, 'srcmix', 'big'), 'wb') as f:
+    f.write(rnd.randbytes(3 << 20))
+PY
 }
 
 # base NAME SIZE SRC MKFS MKFS-OPTIONS...
@@ -200,6 +222,81 @@ PY
 	done
 }
 
+# sload_case SRC: copy the tree SRC into the case image with f2fs-tools'
+# sload.f2fs, as a corruption (the images it leaves are the damage: see
+# cases.txt); repair.sh then compares every file of SRC with what our
+# dump.f2fs extracts from the repaired image.  sload exits 1 after its own
+# fsck summary: the verdict is ours to make.
+sload_case() {
+	"$SLOAD_ORACLE" -f "$1" "$IMG" >>"$WORK/inject.log" 2>&1
+	CASE_SRC=$1
+}
+
+# sit_count SEGNO: the valid block count of a segment in $IMG's SIT.
+sit_count() {
+	"$DUMP" -s "$1~$1" "$IMG" 2>/dev/null | awk -v s="$1" '$1 == s { print $4; exit }'
+}
+
+# file_blk INO FBLK: the address of file block FBLK of inode INO in $IMG.
+file_blk() {
+	local run
+	run=$("$DUMP" -i "$1" -M "$IMG" 2>/dev/null | awk -v f="$2" '/^-- data blocks/ { d = 1; next }
+		/^-- node/ { d = 0 } d && $1 ~ /^[0-9]+$/ && f >= $1 && f < $1 + $3 {
+			print $2, f - $1; exit }')
+	[ -n "$run" ] && echo $((${run% *} + ${run#* }))
+}
+
+# misplace_block INO FBLK DEST: what a writer that ignores segment types
+# leaves: file block FBLK of INO (one of the inode's own slots) copied to
+# block DEST, with the slot, the SIT bits and counts and the summary entry
+# following it; the data are intact, only the segment's class is wrong.
+misplace_block() {
+	local ino=$1 fblk=$2 dest=$3 old extra
+	old=$(file_blk "$ino" "$fblk")
+	extra=$(dump_field "$IMG" "$ino" i_extra_isize)
+	[ -n "$old" ] || { echo "misplace_block: no block $fblk in ino $ino" >>"$WORK/inject.err"; return; }
+	dd if="$IMG" of="$IMG" bs=4096 skip="$old" seek="$dest" count=1 conv=notrunc 2>/dev/null
+	inj --node --nid "$ino" --mb i_addr --idx $((${extra:-0} / 4 + fblk)) --val "$dest"
+	inj --sit 0 --blk "$dest" --mb valid_map_bit --val 1
+	inj --sit 0 --blk "$dest" --mb valid_blocks --val $(($(sit_count $(((dest - MAIN) / 512))) + 1))
+	inj --sit 0 --blk "$old" --mb valid_map_bit --val 0
+	inj --sit 0 --blk "$old" --mb valid_blocks --val $(($(sit_count $(((old - MAIN) / 512))) - 1))
+	inj --ssa --blk "$dest" --mb nid --val "$ino"
+	inj --ssa --blk "$dest" --mb ofs_in_node --val "$fblk"
+}
+
+# move_node NID DEST: node NID copied to block DEST as a writer that
+# ignores segment types would leave it: its NAT entry, the SIT bits and
+# counts and the summary entry follow it, and DEST's segment is typed and
+# summarised as a node segment.
+move_node() {
+	local old seg
+	old=$(dump_field "$IMG" "$1" node_blkaddr)
+	seg=$((($2 - MAIN) / 512))
+	dd if="$IMG" of="$IMG" bs=4096 skip="$old" seek="$2" count=1 conv=notrunc 2>/dev/null
+	inj --nat 0 --nid "$1" --mb block_addr --val "$2"
+	inj --sit 0 --blk "$2" --mb valid_map_bit --val 1
+	inj --sit 0 --blk "$2" --mb valid_blocks --val $(($(sit_count "$seg") + 1))
+	inj --sit 0 --blk "$old" --mb valid_map_bit --val 0
+	inj --sit 0 --blk "$old" --mb valid_blocks --val $(($(sit_count $(((old - MAIN) / 512))) - 1))
+	inj --ssa --blk "$2" --mb nid --val "$1"
+	inj --sit 0 --segno "$seg" --mb type --val 3
+	inj --ssa --segno "$seg" --mb entry_type --val 1
+}
+
+# misplace_nodes N: the node blocks of the first N inodes after the root
+# moved (move_node) into the segment after the hot data log's, in the
+# log's section: a section whose node blocks outnumber the data log's.
+misplace_nodes() {
+	local seg ino k=0
+	seg=$(($(first_word "$(cp_field "$IMG" 'cur_data_segno[0]')") + 1))
+	for ino in $("$FSCK" -t "$IMG" 2>/dev/null | awk -F'\t' '$1 ~ /^[0-9]+$/ && $1 > 3 { print $1 }' |
+		     head -n "$1"); do
+		move_node "$ino" $((MAIN + seg * 512 + k))
+		k=$((k + 1))
+	done
+}
+
 # A POSIX ACL in f2fs' on-disk form (version 1; user::rw-, user:1000:rw-,
 # group::r--, mask::rw-, other::r--), as the kernel stores it under name
 # index 2 (access) or 3 (default) with an empty name.
@@ -217,6 +314,7 @@ make_case() {
 	cp --sparse=always "$WORK/base-$1.img" "$IMG"
 	inj() { "$INJECT" "$@" "$IMG" >>"$WORK/inject.log" 2>&1 || echo "inject failed: $*" >>"$WORK/inject.err"; }
 	rm -f "$WORK/inject.err"
+	CASE_SRC=
 	eval "$2"
 	[ ! -s "$WORK/inject.err" ]
 }

@@ -16,6 +16,8 @@
 #    most KERNEL_DISKS images: mount, list and read every file, write and
 #    delete more, unmount, no F2FS error; the regular files the kernel reads
 #    (paths and contents) must be exactly those our dump.f2fs extracts.
+#    The images whose repair moved blocks out of mixed sections are also
+#    garbage-collected by the kernel.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
 require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 KT_SRC=$top_srcdir/tests/kernel
@@ -27,6 +29,10 @@ KERNEL_DISKS=${KERNEL_DISKS:-20}   # + ctl, out (and pc): within the PCI slots Q
 # cases whose repair reconnects inodes into /lost+found: the kernel must list
 # them there and read them
 LPF_CASES=" dent-ino lpf-dir node-inodechild nat-lostunnamed ino-links-gone2 dent-noblock0 "
+# cases whose repair moved blocks out of sections of mixed classes: the
+# kernel also garbage-collects them (disks named g*), which it would stop
+# checkpointing on were a section still of two classes
+GC_CASES=" sec-sload-mix sec-datamove sec-logmove sec-emptyfirst "
 
 kt_begin fsck-repair "our repair: roll-forward chain kept, repaired images mount"
 img=$KWORK/pc.img
@@ -76,7 +82,8 @@ i=0
 for f in "$KWORK"/cases/*.img; do
 	[ -e "$f" ] || continue
 	i=$((i + 1))
-	echo "c$i $(basename "$f" .img) $f" >> "$KWORK/disks.txt"
+	case "$GC_CASES" in *" $(basename "$f" .img) "*) c=g ;; *) c=c ;; esac
+	echo "$c$i $(basename "$f" .img) $f" >> "$KWORK/disks.txt"
 done
 [ $i -gt 0 ] || kt_bad "no repaired case image"
 touch "$KWORK/disks.txt"
@@ -130,6 +137,13 @@ while read -r c name f; do
 done < "$KWORK/disks.txt"
 rm -rf "$KWORK/x"
 kt_say "$nsame repaired case images: the kernel reads exactly the files dump.f2fs extracts"
+while read -r c name f; do
+	case "$GC_CASES" in *" $name "*) ;; *) continue ;; esac
+	calls=$(grep -E "(^|[^a-z0-9])$c: garbage collection: " "$KWORK/all-consoles.txt" | head -n 1 |
+		sed 's/.*garbage collection: \([0-9]*\) calls.*/\1/')
+	[ "${calls:-0}" -gt 0 ] 2>/dev/null && kt_say "$name: the kernel garbage-collected it ($calls collections)" ||
+		kt_bad "$name: no garbage collection ran (${calls:-none})"
+done < "$KWORK/disks.txt"
 while read -r c name f; do
 	case "$LPF_CASES" in *" $name "*) ;; *) continue ;; esac
 	grep -qE "(^|[^a-z0-9])$c: lost\+found: [1-9][0-9]* reconnected" "$KWORK/all-consoles.txt" &&

@@ -11,6 +11,8 @@
 # A case whose expected field has same=PATH[,PATH...] keeps those files
 # or directories (same=/ : the whole tree): what our dump.f2fs extracts
 # from them after the repair must equal what it extracts from the base.
+# A case whose corruption copies a tree in (sload_case) keeps every file
+# of it: each must extract from the repaired image as it is in the tree.
 # Repaired images are kept in $REPAIRED_DIR when set (the kernel test
 # mounts them).  CASES=id,id runs only those cases.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
@@ -35,6 +37,20 @@ check_same() {
 		diff -r "$tree/$p" "$WORK/tree-case/$p" >/dev/null 2>&1 ||
 			fail "$1: $p does not read back as before the damage"
 	done
+}
+
+# check_source ID SRC: every file of the tree SRC, which the corruption
+# copied in (sload_case), reads back from the repaired $IMG as it is in SRC.
+check_source() {
+	local p
+	rm -rf "$WORK/tree-src"
+	"$DUMP" -r -o "$WORK/tree-src" "$IMG" >/dev/null 2>&1 ||
+		{ fail "$1: dump.f2fs cannot extract the repaired image"; return; }
+	(cd "$2" && find . -type f) | while read -r p; do
+		cmp -s "$2/$p" "$WORK/tree-src/$p" || echo "$p"
+	done >"$WORK/src-diff"
+	[ ! -s "$WORK/src-diff" ] ||
+		fail "$1: $(wc -l <"$WORK/src-diff") files of $2 read back otherwise: $(head -3 "$WORK/src-diff" | tr '\n' ' ')"
 }
 
 ncases=0
@@ -79,6 +95,7 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 	[ "$(cksum <"$IMG")" = "$sum1" ] || fail "$id: the second repair wrote"
 	got=$(oracle_verdict "$IMG")
 	[ "$got" = clean ] || fail "$id: f2fs-tools finds the repaired image $got: $(grep -m3 -iE 'fail|error|\[FIX\]|invalid' "$WORK/oracle.out")"
+	[ -z "$CASE_SRC" ] || check_source "$id" "$CASE_SRC"
 	for e in $expect; do
 		case "$e" in same=*) check_same "$id" "$bname" "${e#same=}" ;; esac
 	done

@@ -4,7 +4,9 @@
 # For a representative set of corruption cases (NAT, inode, dentry block,
 # SIT and section counts in a large-section volume, checkpoint counters,
 # summary entries, a superblock copy, an unreachable file reconnected into
-# a /lost+found the repair creates and a directory into an existing one, a
+# a /lost+found the repair creates and a directory into an existing one,
+# blocks moved out of sections of mixed classes and out of an inline
+# xattr area, a
 # superblock rebuilt from two damaged copies, a checkpoint pack failing only
 # its checksum, the older pack in place of an unusable newest one, a
 # checkpoint field derived from the superblock, lost NAT entries taken
@@ -20,7 +22,7 @@
 require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 . "$top_srcdir/tests/fsck/cases-lib.sh"
 
-CASES=${WRITECUT_CASES:-nat-leak,nat-owner,nat-shared,ino-links,ino-blocks,dent-hash,dent-ftype,sec-count,sec-typemix,sit-extrabit,cp-vblocks,ssa-nid,sb-magic1,cp-natbitsfull,dent-ino,lpf-dir,sb-both-bad,cp-crc-both,cp-newest-largenat,cp-sitbitmap,nat-lostbig,nat-lostdn,ino-links-gone2}
+CASES=${WRITECUT_CASES:-nat-leak,nat-owner,nat-shared,ino-links,ino-blocks,dent-hash,dent-ftype,sec-count,sec-typemix,sit-extrabit,cp-vblocks,ssa-nid,sb-magic1,cp-natbitsfull,dent-ino,lpf-dir,sec-sload-mix,sec-datamove,ino-xattr-addrs,sb-both-bad,cp-crc-both,cp-newest-largenat,cp-sitbitmap,nat-lostbig,nat-lostdn,ino-links-gone2}
 
 codes_of() {
 	run_fsck "$1"

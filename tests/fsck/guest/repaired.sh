@@ -4,7 +4,7 @@
 # other image: mount, list and read every file (printing a manifest of the
 # regular files' paths and contents for the host to compare), write and
 # delete more, unmount, with no F2FS error (the harness judges the kernel
-# log).
+# log).  Images named g*: garbage-collected by the kernel after the read.
 . /lib/ktest.sh
 
 if [ -e /dev/img/pc ]; then
@@ -16,6 +16,17 @@ if [ -e /dev/img/pc ]; then
 	kt_umount pc
 	echo "pc: fsync'd files replayed after the repair"
 fi
+# gc_sections NAME: foreground garbage collection of the mounted image
+# until the kernel finds no victim: it stops checkpointing on a section
+# whose segments are of two classes (do_garbage_collect), which the harness
+# and kt_umount's need-fsck check catch.  Prints the collections made.
+gc_sections() {
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	kt_run "$1: garbage collection" ktool gc "/mnt/$1" && cat /tmp/kt_step.log
+	echo "$1: garbage collection: $(sed -n 's/^GC calls: \([0-9]*\).*/\1/p' \
+		/sys/kernel/debug/f2fs/status 2>/dev/null | head -n 1) calls"
+}
+
 for d in /dev/img/*; do
 	n=${d##*/}
 	[ "$n" = pc ] && continue
@@ -27,6 +38,7 @@ for d in /dev/img/*; do
 	done > /tmp/manifest
 	echo "$n: manifest $(md5sum < /tmp/manifest | cut -c1-32) $(wc -l < /tmp/manifest)"
 	kt_run "$n: list" sh -c "ls -laR /mnt/$n > /dev/null"
+	case "$n" in g*) gc_sections "$n" ;; esac
 	if ls /mnt/$n/lost+found 2>/dev/null | grep -q '^#'; then
 		kt_run "$n: read lost+found" sh -c "ls -la /mnt/$n/lost+found/ > /dev/null &&
 			find /mnt/$n/lost+found -type f -exec cat {} + > /dev/null"
