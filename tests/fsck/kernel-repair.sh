@@ -88,12 +88,19 @@ done
 [ $i -gt 0 ] || kt_bad "no repaired case image"
 touch "$KWORK/disks.txt"
 
+# Cases whose image keeps an older checkpoint pack that is torn or fails
+# its CRC: the check finds it clean and the repair writes nothing, and the
+# kernel warns "invalid crc value" at each mount until its next checkpoint
+# overwrites that pack.  They boot on their own, with that warning allowed.
+TORN_CASES=" cp-crc-old cp-torn-old "
+
 # mount_batch RUN DISKS...: one boot; the power-cut image rides the first.
+# MB_ALLOW: kernel lines that are no complaint in this boot (run-guest.sh -A).
 mount_batch() {
 	mb_run=$1
 	shift
 	# shellcheck disable=SC2068
-	if ! kt_guest "$mb_run" "$top_srcdir/tests/fsck/guest/repaired.sh" $@; then
+	if ! kt_guest "$mb_run" -A "${MB_ALLOW:-^\$}" "$top_srcdir/tests/fsck/guest/repaired.sh" $@; then
 		kt_bad "guest run $mb_run failed (verdict $KT_GUEST_RC; disks: $*)"
 		return
 	fi
@@ -106,7 +113,9 @@ mount_batch() {
 batch=1
 disks="pc=$img"
 count=0
+torn=
 while read -r c name f; do
+	case "$TORN_CASES" in *" $name "*) torn="$torn $c=$f"; continue ;; esac
 	disks="$disks $c=$f"
 	count=$((count + 1))
 	if [ $count -ge "$KERNEL_DISKS" ]; then
@@ -117,6 +126,11 @@ while read -r c name f; do
 	fi
 done < "$KWORK/disks.txt"
 [ -z "$disks" ] || mount_batch mount$batch $disks
+if [ -n "$torn" ]; then
+	batch=$((batch + 1))
+	# shellcheck disable=SC2086
+	MB_ALLOW='F2FS-fs.*invalid crc value' mount_batch mount$batch $torn
+fi
 kt_say "$i repaired case images mounted, read, written and unmounted in $batch boot(s)"
 cat "$KWORK"/mount*/console.log.txt > "$KWORK/all-consoles.txt" 2>/dev/null
 # The files the kernel reads are the files our dump.f2fs extracts, byte for
