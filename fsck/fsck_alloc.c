@@ -183,3 +183,13 @@ int fsck_alloc_block(struct fsck_alloc *a, int t, uint32_t nid, uint16_t ofs,
 	a->allocated++;
 	return 0;
 }
+
+int fsck_alloc_close(struct fsck_alloc *a)
+{
+	int err = 0;
+
+	for (int t = 0; t < NR_CURSEG_TYPE && !err; t++)
+		if (a->log[t].moved && a->log[t].blkoff >= BLKS_PER_SEG)
+			err = next_segment(a, t);
+	return err;
+}

@@ -54,6 +54,10 @@ int fsck_alloc_move(struct fsck_alloc *a, int t);
  * its summary entry.  *addr receives the address. */
 int fsck_alloc_block(struct fsck_alloc *a, int t, uint32_t nid, uint16_t ofs,
 		     uint8_t version, uint32_t *addr);
+/* After the last block: a log that filled its segment goes on in a fresh
+ * one, since a checkpoint may not leave a write position at the end of a
+ * segment (f2fs_sanity_check_ckpt() wants it below 512). */
+int fsck_alloc_close(struct fsck_alloc *a);
 /* Whether segno is the segment of some log after the repair. */
 int fsck_alloc_log_of(const struct fsck_alloc *a, uint32_t segno);
 /* The log type whose blocks segno holds: a log's segment or one the

@@ -54,6 +54,8 @@ void fsck_repair_free(struct fsck_ctx *ctx)
 	free(r->remap);
 	free(r->moves);
 	free(r->block0);
+	free(r->dent_moves);
+	free(r->short_inos);
 	free(r->unreach);
 	free(r);
 	ctx->rep = NULL;
@@ -371,6 +373,29 @@ void fsck_fix_block0(struct fsck_ctx *ctx, uint32_t ino, uint32_t parent)
 
 	if (r && push_u32(r, &r->block0, &r->n_block0, &r->cap_block0, ino))
 		push_u32(r, &r->block0, &r->n_block0, &r->cap_block0, parent);
+}
+
+void fsck_fix_short(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct fsck_repair *r = ctx->rep;
+
+	if (r)
+		push_u32(r, &r->short_inos, &r->n_short, &r->cap_short, ino);
+}
+
+void fsck_fix_dent_move(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, uint32_t hash)
+{
+	struct fsck_repair *r = ctx->rep;
+
+	if (!r || !loc->dir_ino)
+		return;
+	if (!grow((void **)&r->dent_moves, r->n_dent_moves, &r->cap_dent_moves,
+		  sizeof(*r->dent_moves))) {
+		r->err = -ENOMEM;
+		return;
+	}
+	r->dent_moves[r->n_dent_moves].loc = *loc;
+	r->dent_moves[r->n_dent_moves++].hash = hash;
 }
 
 /* Every word of the address area that lies in main (an over-estimate for

@@ -10,7 +10,10 @@
  * '..', an entry in the root.  Each lost inode that no other
  * entry names (not an orphan, not a quota inode, not in the roll-forward
  * chain) gets the entry "#<ino>" in it; its i_pino, i_name and i_links
- * follow, and a directory's '..' names lost+found.
+ * follow, and a directory's '..' names lost+found.  Before the lost
+ * inodes, the entries the check found outside the bucket of their hash
+ * (rep->dent_moves) move to it: inserted again by that hash, then dropped
+ * where they were.
  *
  * Entries are inserted as the kernel does (format notes §8.2): the first
  * level from 0 whose bucket for the name's hash has room, blocks created
@@ -464,6 +467,61 @@ static int make_blocks0(struct lpf_run *lr)
 	return err;
 }
 
+/* ---- entries outside their hash bucket ---- */
+
+/* Move the entry at m->loc into a block of the bucket of m->hash (the
+ * first level with room, as an insertion), then drop it where it was.
+ * An entry dropped since the check stays dropped. */
+static int move_entry(struct lpf_run *lr, const struct fsck_dent_move *m)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	const struct fsck_dent_loc *loc = &m->loc;
+	struct f2fs_node *n = inode_copy(ctx, loc->dir_ino);
+	const struct f2fs_dir_entry *de;
+	uint8_t name[F2FS_NAME_LEN];
+	const uint8_t *b;
+	uint32_t len;
+	int err;
+
+	if (!n)
+		return ctx->rep->err ? ctx->rep->err : -EIO;
+	if (loc->is_inline || (n->i.i_inline & F2FS_INLINE_DENTRY) || loc->slot >= loc->nslots)
+		return 0;
+	b = fsck_fix_data_peek(ctx, loc->blkaddr);
+	if (!b) {
+		err = f2fs_dev_read(ctx->fs->dev, loc->blkaddr, 1, lr->tmp);
+		if (err)
+			return err;
+		b = lr->tmp;
+	}
+	if (!test_bit_le(loc->slot, b + loc->bitmap_off))
+		return 0;
+	de = (const void *)(b + loc->de_base + (size_t)loc->slot * SIZE_OF_DIR_ENTRY);
+	len = le16_to_cpu(de->name_len);
+	if (!len || len > F2FS_NAME_LEN || loc->slot + GET_DENTRY_SLOTS(len) > loc->nslots)
+		return 0;
+	memcpy(name, b + loc->name_base + (size_t)loc->slot * F2FS_SLOT_LEN, len);
+	err = add_to_blocks(lr, loc->dir_ino, n, name, len, m->hash, le32_to_cpu(de->ino),
+			    de->file_type);
+	if (err == -ENOSPC) {
+		fsck_diag(ctx, "directory %u has no room for an entry in its hash bucket", loc->dir_ino);
+		return 0;
+	}
+	if (!err)
+		fsck_fix_dentry(ctx, loc, NULL, FSCK_DENT_DROP, 0);
+	return err;
+}
+
+static int move_entries(struct lpf_run *lr)
+{
+	const struct fsck_repair *rep = lr->ctx->rep;
+	int err = 0;
+
+	for (uint32_t i = 0; i < rep->n_dent_moves && !err; i++)
+		err = move_entry(lr, &rep->dent_moves[i]);
+	return err;
+}
+
 /* ---- lost+found ---- */
 
 static bool in_chain(const struct lpf_run *lr, uint32_t nid)
@@ -721,7 +779,7 @@ int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 	uint32_t lpf = 0, dirs = 0, done = 0;
 	int err;
 
-	if (!rep || (!rep->n_lost && !rep->n_block0)) {
+	if (!rep || (!rep->n_lost && !rep->n_block0 && !rep->n_dent_moves)) {
 		free(lr);
 		return 0;
 	}
@@ -731,6 +789,8 @@ int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 	err = make_blocks0(lr);
 	if (!err)
 		err = load_chain(lr);
+	if (!err)
+		err = move_entries(lr);
 	for (uint32_t i = 0; i < rep->n_lost && !err; i++) {
 		uint32_t ino = rep->lost[i];
 

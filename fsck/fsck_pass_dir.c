@@ -4,7 +4,9 @@
  * numbers, file types, name hashes (in casefolded directories over the
  * name as lib/casefold.c folds it; names that are not well-formed UTF-8
  * are counted as unverifiable) and hash-bucket positions
- * per level, '.' and '..', directories linked twice.  Every valid entry
+ * per level (a misplaced entry is fixed by another i_dir_level when one
+ * places every entry, else moved to its bucket by fsck_lpf.c), '.' and
+ * '..', directories linked twice.  Every valid entry
  * bumps its inode's link count; inodes not yet queued are pushed on the
  * walk's stack with their path.
  */
@@ -37,6 +39,8 @@ struct dir_state {
 	bool misplaced;
 	struct placed *placed;
 	uint32_t n_placed, cap_placed;
+	struct fsck_dent_move *moves;	/* the misplaced entries */
+	uint32_t n_moves, cap_moves;
 };
 
 /* The location of slot i of the block being scanned. */
@@ -272,6 +276,27 @@ static void note_placed(struct fsck_walk *w, struct dir_state *s, uint32_t hash,
 	s->placed[s->n_placed++].bidx = bidx;
 }
 
+/* Remember a misplaced entry: it moves to its bucket unless another
+ * i_dir_level puts every entry in place (fix_dir_inode()). */
+static void note_misplaced(struct fsck_walk *w, struct dir_state *s, uint32_t slot, uint32_t hash)
+{
+	if (!w->ctx->rep)
+		return;
+	if (s->n_moves == s->cap_moves) {
+		uint32_t cap = s->cap_moves ? s->cap_moves * 2 : 8;
+		void *p = realloc(s->moves, (size_t)cap * sizeof(*s->moves));
+
+		if (!p) {
+			w->ctx->rep->err = -ENOMEM;
+			return;
+		}
+		s->moves = p;
+		s->cap_moves = cap;
+	}
+	s->moves[s->n_moves].loc = *slot_loc(s, slot);
+	s->moves[s->n_moves++].hash = hash;
+}
+
 static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f2fs_dir_entry *de,
 			const uint8_t *name, uint32_t len, uint32_t slot, uint32_t bidx,
 			uint32_t level, uint64_t bucket)
@@ -311,6 +336,8 @@ static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f
 				fsck_report(ctx, PR_DENT_POSITION, FSCK_OBJ(.ino = s->d.ino,
 					    .path = s->d.path, .str = pname, .idx = bidx));
 			s->misplaced = true;
+			if (!dropped)
+				note_misplaced(w, s, slot, hash);
 		}
 		if (!dropped)
 			note_placed(w, s, hash, bidx);
@@ -419,9 +446,10 @@ static void fix_dir_inode(struct fsck_walk *w, struct dir_state *s)
 					c->i.i_current_depth = cpu_to_le32(s->max_level);
 			}
 		} else if (dl < 0) {
-			fsck_diag(ctx, "%s: entries outside their hash buckets are kept: "
-				  "no i_dir_level places them all", s->d.path ? s->d.path : "?");
-			ctx->rep->has_unfixable = true;
+			/* no level fits them all: each goes to a block of its
+			 * bucket when the repair is applied (fsck_lpf.c) */
+			for (uint32_t i = 0; i < s->n_moves; i++)
+				fsck_fix_dent_move(ctx, &s->moves[i].loc, s->moves[i].hash);
 		}
 	}
 	if (s->max_level > s->d.depth || s->d.depth > MAX_DIR_HASH_DEPTH) {
@@ -454,8 +482,14 @@ static void finish_dir(struct fsck_walk *w, struct dir_state *s)
 				      s->d.parent ? s->d.parent : F2FS_ROOT_INO);
 	}
 	fix_dir_inode(w, s);
+}
+
+static void free_state(struct dir_state *s)
+{
 	free(s->placed);
 	s->placed = NULL;
+	free(s->moves);
+	s->moves = NULL;
 }
 
 static void init_state(struct fsck_walk *w, struct dir_state *s, const struct fsck_item *it,
@@ -546,6 +580,7 @@ void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
 	free(order);
 	if (!w->err)
 		finish_dir(w, &s);
+	free_state(&s);
 }
 
 void fsck_check_inline_dir(struct fsck_walk *w, const struct fsck_item *it,
@@ -578,4 +613,5 @@ void fsck_check_inline_dir(struct fsck_walk *w, const struct fsck_item *it,
 		       nslots, UINT32_MAX);
 	if (!w->err)
 		finish_dir(w, &s);
+	free_state(&s);
 }

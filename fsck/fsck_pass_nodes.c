@@ -8,8 +8,9 @@
  * by block address and fetched with one batched read.  Each inode's tree
  * (direct, indirect, double-indirect nodes) is fetched level by level the
  * same way.  For every node: footer nid/ino/offset, NAT owner, double
- * references; for every block: inside main, not used twice, segment type
- * class; both are queued for the SSA pass.  Directories go to
+ * references; for every block: inside main, not used twice (a data block
+ * two slots name: fsck_shared.c), segment type class; both are queued for
+ * the SSA pass.  Directories go to
  * fsck_pass_dir.c, which pushes the inodes they name.  At the end: link
  * counts.  Records for pass 7: ctx->reach, ctx->ni, ctx->st.
  */
@@ -173,11 +174,16 @@ static int add_dentry_block(struct fsck_walk *w, uint64_t bidx, uint32_t addr,
 
 /* ---- fixes ---- */
 
-/* Clear address slot ofs_in_node of the node being walked. */
-static void drop_data_slot(struct fsck_walk *w, uint32_t ofs_in_node)
+/* Clear address slot ofs_in_node (file block fofs) of the node being
+ * walked.  An i_ext that covers it goes too (check_sizes()): left alone,
+ * it would map the block the slot no longer names. */
+static void drop_data_slot(struct fsck_walk *w, uint32_t ofs_in_node, uint64_t fofs)
 {
+	struct fsck_file *f = &w->file;
 	struct f2fs_node *n;
 
+	if (f->ext_len && fofs >= f->ext_fofs && fofs < (uint64_t)f->ext_fofs + f->ext_len)
+		f->ext_dropped = true;
 	if (!w->ctx->rep || !w->cur_node)
 		return;
 	n = fsck_fix_node(w->ctx, w->cur_nid, w->cur_addr, w->cur_node);
@@ -311,6 +317,38 @@ static void drop_item_dentry(struct fsck_walk *w, const struct fsck_item *it)
 	}
 }
 
+/* Give data block addr to slot ofs_in_node of node nid (file block fofs);
+ * false when the slot does not get it: dropped now, or (a block another
+ * slot names too) settled after the walk by fsck_shared.c. */
+static bool claim_data_block(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
+			     uint64_t fofs, uint32_t addr)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct fsck_file *f = &w->file;
+	enum fsck_share share = FSCK_SHARE_DROP;
+
+	if (fsck_bit(ctx->reach, addr - ctx->fs->main_blkaddr)) {
+		share = fsck_shared_claim(w, nid, ofs_in_node, fofs, addr);
+	} else if (mark_block(w, addr, false, fofs, nid, ofs_in_node)) {
+		ctx->st.data_blocks++;
+		return true;
+	}
+	if (share == FSCK_SHARE_WON)
+		return true;
+	if (share == FSCK_SHARE_LOST) {
+		/* it still counts in i_blocks: most such slots get their own
+		 * block back */
+		if (fofs + 1 > f->last_data)
+			f->last_data = fofs + 1;
+		return false;
+	}
+	if (ctx->rep) {
+		drop_data_slot(w, ofs_in_node, fofs);
+		f->counted--;
+	}
+	return false;
+}
+
 /* One data slot of the inode or a direct node. */
 static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 			uint64_t fofs, uint32_t addr)
@@ -331,7 +369,7 @@ static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 				    .str = !f->compressed ? "COMPRESS_ADDR in a file that is not compressed" :
 				    "COMPRESS_ADDR not at the start of a cluster"));
 			if (ctx->rep) {
-				drop_data_slot(w, ofs_in_node);
+				drop_data_slot(w, ofs_in_node, fofs);
 				return;
 			}
 		}
@@ -343,19 +381,13 @@ static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 	}
 	if (!fsck_addr_in_main(ctx, addr)) {
 		fsck_report(ctx, PR_DATA_ADDR_RANGE, FSCK_OBJ(.ino = f->ino, .blkaddr = addr, .idx = fofs));
-		drop_data_slot(w, ofs_in_node);
+		drop_data_slot(w, ofs_in_node, fofs);
 		return;
 	}
 	f->counted++;
 	note_extent(f, fofs, addr);
-	if (!mark_block(w, addr, false, fofs, nid, ofs_in_node)) {
-		if (ctx->rep) {
-			drop_data_slot(w, ofs_in_node);
-			f->counted--;
-		}
+	if (!claim_data_block(w, nid, ofs_in_node, fofs, addr))
 		return;
-	}
-	ctx->st.data_blocks++;
 	if (w->qtype)
 		fsck_quota_note_block(ctx, w->qtype - 1, fofs, addr, nid, ofs_in_node);
 	if (fofs + 1 > f->last_data)
@@ -658,6 +690,11 @@ static void check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
 	if (f->ext_len && (f->ext_mismatch || f->ext_match != f->ext_len)) {
 		fsck_report(ctx, PR_INODE_EXTENT, FSCK_OBJ(.ino = f->ino, .blkaddr = f->ext_blk,
 			    .str = "does not match the block mapping"));
+		c = fsck_fix_node(ctx, f->ino, w->inode_addr, w->inode);
+		if (c)
+			memset(&c->i.i_ext, 0, sizeof(c->i.i_ext));
+	} else if (f->ext_len && f->ext_dropped) {
+		/* part of the fix that dropped a slot inside it */
 		c = fsck_fix_node(ctx, f->ino, w->inode_addr, w->inode);
 		if (c)
 			memset(&c->i.i_ext, 0, sizeof(c->i.i_ext));
@@ -1093,6 +1130,7 @@ static void walk_free(struct fsck_walk *w)
 	free(w->dent_bidx);
 	free(w->dent_owner);
 	free(w->dent_ofs);
+	free(w->losers);
 }
 
 int fsck_pass_nodes(struct fsck_ctx *ctx)
@@ -1117,6 +1155,8 @@ int fsck_pass_nodes(struct fsck_ctx *ctx)
 	walk_stack(&w);
 	if (!w.err)
 		walk_lost(&w);
+	if (!w.err)
+		w.err = fsck_shared_settle(&w);
 	err = w.err;
 	walk_free(&w);
 	if (!err)

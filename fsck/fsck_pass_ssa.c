@@ -9,7 +9,12 @@
  * has node summaries: otherwise the kernel rebuilds them from footers).
  * Checks: nid, ofs_in_node and NAT version of data entries, nid of node
  * entries, and the summary footer type against what the segment holds.
- * Called when the queue is full and once at the end.
+ * Called when the queue is full and once at the end.  A data entry that
+ * disagrees with its summary before the end stays queued: the walk may
+ * still find that the summary is right and the slot that claimed the
+ * block first is not its owner (fsck_shared.c), and the last flush
+ * judges it.  fsck_shared.c also reads summaries here: one block's, and
+ * every data segment's in one batched scan.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -96,22 +101,37 @@ static const struct f2fs_summary_block *curseg_sum(struct fsck_ctx *ctx, uint32_
 	return NULL;
 }
 
-static void check_one(struct fsck_ctx *ctx, const struct fsck_ssa_ent *e,
-		      const struct f2fs_summary_block *sum)
+/* Whether the data entry e agrees with its summary s (nid, ofs_in_node
+ * and the nid's NAT version). */
+static bool data_entry_matches(const struct fsck_ctx *ctx, const struct fsck_ssa_ent *e,
+			       const struct f2fs_summary *s)
+{
+	struct f2fs_nat_entry ne;
+
+	if (le32_to_cpu(s->nid) != e->nid || le16_to_cpu(s->ofs_in_node) != e->ofs_in_node)
+		return false;
+	return !fsck_nat_lookup(ctx, e->nid, &ne) || ne.version == s->version;
+}
+
+/* Check entry e; false when it is kept for the last flush instead. */
+static bool check_one(struct fsck_ctx *ctx, const struct fsck_ssa_ent *e,
+		      const struct f2fs_summary_block *sum, bool last)
 {
 	uint32_t off = (e->blkaddr - ctx->fs->main_blkaddr) % BLKS_PER_SEG;
 	const struct f2fs_summary *s = &sum->entries[off];
 	uint32_t nid = le32_to_cpu(s->nid);
 	struct f2fs_nat_entry ne;
 
+	if (!last && !e->is_node && !data_entry_matches(ctx, e, s))
+		return false;
 	if (nid != e->nid) {
 		fsck_report(ctx, PR_SSA_NID, FSCK_OBJ(.blkaddr = e->blkaddr, .found = nid,
 			    .expected = e->nid));
 		fsck_fix_ssa(ctx, e->blkaddr, e->nid, e->ofs_in_node, e->is_node);
-		return;
+		return true;
 	}
 	if (e->is_node)
-		return;
+		return true;
 	if (le16_to_cpu(s->ofs_in_node) != e->ofs_in_node) {
 		fsck_report(ctx, PR_SSA_OFS, FSCK_OBJ(.blkaddr = e->blkaddr, .nid = e->nid,
 			    .found = le16_to_cpu(s->ofs_in_node), .expected = e->ofs_in_node));
@@ -121,6 +141,7 @@ static void check_one(struct fsck_ctx *ctx, const struct fsck_ssa_ent *e,
 			    .found = s->version, .expected = ne.version));
 		fsck_fix_ssa(ctx, e->blkaddr, e->nid, e->ofs_in_node, false);
 	}
+	return true;
 }
 
 static void check_footer(struct fsck_ctx *ctx, uint32_t segno, const struct f2fs_summary_block *sum)
@@ -135,14 +156,17 @@ static void check_footer(struct fsck_ctx *ctx, uint32_t segno, const struct f2fs
 	fsck_fix_ssa_footer(ctx, f2fs_seg_start_blkaddr(ctx->fs, segno));
 }
 
-/* Check entries [i, j) which all lie in segno. */
+/* Check the n entries at ents, which all lie in segno; the ones kept for
+ * the last flush are copied to the queue's front (at *kept). */
 static void check_segment(struct fsck_ctx *ctx, uint32_t segno, const struct f2fs_summary_block *sum,
-			  const struct fsck_ssa_ent *ents, uint32_t n, bool footer)
+			  const struct fsck_ssa_ent *ents, uint32_t n, bool footer, bool last,
+			  uint32_t *kept)
 {
 	if (footer)
 		check_footer(ctx, segno, sum);
 	for (uint32_t k = 0; k < n; k++)
-		check_one(ctx, &ents[k], sum);
+		if (!check_one(ctx, &ents[k], sum, last))
+			ctx->ssa[(*kept)++] = ents[k];
 }
 
 static uint32_t segno_of(const struct fsck_ctx *ctx, uint32_t addr)
@@ -171,7 +195,7 @@ static uint32_t collect_segments(struct fsck_ctx *ctx, uint32_t from, uint32_t *
 	return ns;
 }
 
-int fsck_ssa_flush(struct fsck_ctx *ctx)
+static int flush(struct fsck_ctx *ctx, bool last)
 {
 	/* Copies: the SSA blocks of a flush are scattered over the SSA area,
 	 * and a mapped page brings its whole (large) page cache folio into
@@ -179,6 +203,7 @@ int fsck_ssa_flush(struct fsck_ctx *ctx)
 	struct fsck_walk w = { .ctx = ctx, .copy = true };
 	uint32_t segs[FSCK_BATCH], addrs[FSCK_BATCH];
 	const uint8_t *blk[FSCK_BATCH];
+	uint32_t kept = 0;
 	uint8_t *buf;
 	int err = 0;
 
@@ -210,13 +235,129 @@ int fsck_ssa_flush(struct fsck_ctx *ctx)
 			}
 			if (sum)
 				check_segment(ctx, segno, sum, &ctx->ssa[i], j - i,
-					      !(ctx->seg_kind[segno] & 8));
+					      !(ctx->seg_kind[segno] & 8), last, &kept);
 			ctx->seg_kind[segno] |= 8;	/* footer checked */
 			i = j;
 		}
 	}
-	ctx->n_ssa = 0;
+	ctx->n_ssa = err ? ctx->n_ssa : kept;
 out:
+	free(buf);
+	free(w.vec);
+	return err;
+}
+
+int fsck_ssa_flush(struct fsck_ctx *ctx)
+{
+	return flush(ctx, false);
+}
+
+/* ---- summaries for shared data blocks (fsck_shared.c) ---- */
+
+/* The log whose current segment segno is, or -1. */
+static int log_of(const struct fsck_ctx *ctx, uint32_t segno)
+{
+	for (int t = 0; t < NR_CURSEG_TYPE; t++)
+		if (ctx->fs->curseg_segno[t] == segno)
+			return t;
+	return -1;
+}
+
+bool fsck_ssa_lookup(struct fsck_ctx *ctx, uint32_t addr, struct f2fs_summary *out)
+{
+	struct f2fs_summary_block blk;
+	const struct f2fs_summary_block *sum;
+	uint32_t segno;
+	int t;
+	bool skip;
+
+	if (!fsck_addr_in_main(ctx, addr))
+		return false;
+	segno = segno_of(ctx, addr);
+	t = log_of(ctx, segno);
+	sum = curseg_sum(ctx, segno, &skip);
+	if (skip || (t >= CURSEG_HOT_NODE))
+		return false;
+	if (!sum) {
+		if (f2fs_dev_read(ctx->fs->dev, (uint64_t)ctx->fs->ssa_blkaddr + segno, 1, &blk) ||
+		    blk.footer.entry_type != SUM_TYPE_DATA)
+			return false;
+		sum = &blk;
+	}
+	*out = sum->entries[(addr - ctx->fs->main_blkaddr) % BLKS_PER_SEG];
+	return true;
+}
+
+struct fsck_ssa_ent *fsck_ssa_queued(struct fsck_ctx *ctx, uint32_t addr)
+{
+	for (uint32_t i = ctx->n_ssa; i-- > 0;)
+		if (ctx->ssa[i].blkaddr == addr)
+			return &ctx->ssa[i];
+	return NULL;
+}
+
+/* Whether the SSA block of segno may name data blocks: not a current
+ * segment (the checkpoint has those), and valid blocks only of a data
+ * type if any. */
+static bool may_hold_data(const struct fsck_ctx *ctx, uint32_t segno)
+{
+	const struct f2fs_seg_entry *se = &ctx->sit.segs[segno];
+
+	return log_of(ctx, segno) < 0 && (!se->valid_blocks || se->type < CURSEG_HOT_NODE);
+}
+
+static void scan_log_summaries(struct fsck_ctx *ctx, fsck_sum_fn fn, void *arg)
+{
+	const struct f2fs_fs *fs = ctx->fs;
+
+	if (!fs->cursum_loaded)
+		return;
+	for (int t = CURSEG_HOT_DATA; t < CURSEG_HOT_NODE; t++) {
+		uint32_t segno = fs->curseg_segno[t];
+
+		if (segno >= fs->main_segs || log_of(ctx, segno) != t)
+			continue;
+		for (uint32_t k = 0; k < BLKS_PER_SEG; k++)
+			fn(arg, f2fs_seg_start_blkaddr(fs, segno) + k, &fs->cursum[t].entries[k],
+			   fs->cp->alloc_type[t] != LFS || k >= fs->curseg_blkoff[t]);
+	}
+}
+
+int fsck_ssa_for_each_data(struct fsck_ctx *ctx, fsck_sum_fn fn, void *arg)
+{
+	struct fsck_walk w = { .ctx = ctx, .copy = true };
+	uint32_t segs[FSCK_BATCH], addrs[FSCK_BATCH];
+	const uint8_t *blk[FSCK_BATCH];
+	uint8_t *buf = malloc((size_t)FSCK_BATCH * F2FS_BLKSIZE);
+	int err = 0;
+
+	w.vec = calloc(FSCK_BATCH, sizeof(*w.vec));
+	if (!buf || !w.vec) {
+		free(buf);
+		free(w.vec);
+		return -ENOMEM;
+	}
+	scan_log_summaries(ctx, fn, arg);
+	for (uint32_t segno = 0; segno < ctx->fs->main_segs && !err;) {
+		uint32_t ns = 0;
+
+		for (; segno < ctx->fs->main_segs && ns < FSCK_BATCH; segno++) {
+			if (!may_hold_data(ctx, segno))
+				continue;
+			segs[ns] = segno;
+			addrs[ns++] = ctx->fs->ssa_blkaddr + segno;
+		}
+		err = ns ? fsck_read_sorted(&w, addrs, ns, buf, blk) : 0;
+		for (uint32_t i = 0; i < ns && !err; i++) {
+			const struct f2fs_summary_block *sum = (const void *)blk[i];
+			uint32_t start = f2fs_seg_start_blkaddr(ctx->fs, segs[i]);
+
+			if (sum->footer.entry_type != SUM_TYPE_DATA)
+				continue;
+			for (uint32_t k = 0; k < BLKS_PER_SEG; k++)
+				fn(arg, start + k, &sum->entries[k], false);
+		}
+	}
 	free(buf);
 	free(w.vec);
 	return err;
@@ -227,7 +368,7 @@ int fsck_pass_ssa(struct fsck_ctx *ctx)
 	int err;
 
 	fsck_progress(ctx, 6, 0, 1);
-	err = fsck_ssa_flush(ctx);
+	err = flush(ctx, true);
 	fsck_progress(ctx, 6, 1, 1);
 	return err;
 }

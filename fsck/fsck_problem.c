@@ -210,7 +210,7 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "{path}: entry '{str}' has file type {found}, the inode is type {expected}"),
 	P(DENT_HASH, E, true, FIX_DENTRY_FIX,
 	  "{path}: entry '{str}' has hash {xfound}, expected {xexpected}"),
-	P(DENT_POSITION, E, true, FIX_INODE_FIELD,
+	P(DENT_POSITION, E, true, FIX_DENTRY_FIX,
 	  "{path}: entry '{str}' is in block {idx}, outside its hash bucket"),
 	P(DENT_DOT, E, true, FIX_DOTS,
 	  "{path}: '.' {str}"),

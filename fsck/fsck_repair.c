@@ -17,7 +17,9 @@
  * the old state too, so an interrupted repair shows a subset of the old
  * problems, never a new one.
  *
- * Derived here: NAT (leaked, bad and unreachable entries cleared, owners
+ * Derived here: the logs' write positions (a log the kernel would refuse
+ * where it is moves to a free section, or in its own segment past the
+ * blocks in use), NAT (leaked, bad and unreachable entries cleared, owners
  * and addresses set), SIT (every segment's map, count and type from the
  * blocks in use after the repair; section sums follow), checkpoint
  * counters, free segments, the orphan list, nat_bits (by f2fs_commit).
@@ -88,28 +90,73 @@ static void seal_node(struct fsck_ctx *ctx, struct f2fs_node *n)
 
 /* ---- logs ---- */
 
+/* Whether the checkpoint's log t cannot be kept where it is: a segment
+ * or offset the kernel refuses (f2fs_sanity_check_ckpt() wants the
+ * offset below 512), an unknown allocation type, or a section another
+ * log already holds. */
 static bool log_must_move(struct repair_run *r, int t)
 {
 	struct f2fs_fs *fs = r->ctx->fs;
 	uint32_t segno = fs->curseg_segno[t], off = fs->curseg_blkoff[t];
 
-	if (segno >= fs->main_segs || off > BLKS_PER_SEG || fs->cp->alloc_type[t] > SSR)
+	if (segno >= fs->main_segs || off >= BLKS_PER_SEG || fs->cp->alloc_type[t] > SSR)
 		return true;
 	for (int u = 0; u < t; u++)
 		if (fs->curseg_segno[u] / fs->segs_per_sec == segno / fs->segs_per_sec)
 			return true;
-	if (fs->cp->alloc_type[t] == LFS)
-		for (uint32_t k = off; k < BLKS_PER_SEG; k++)
-			if (fsck_bit(r->a.fin, (uint64_t)segno * BLKS_PER_SEG + k))
-				return true;
 	return false;
 }
 
-static int move_broken_logs(struct repair_run *r)
+static bool block_in_use(const struct repair_run *r, uint32_t segno, uint32_t k)
+{
+	return fsck_bit(r->a.fin, (uint64_t)segno * BLKS_PER_SEG + k);
+}
+
+/* The write position of log t after the repair, or BLKS_PER_SEG when the
+ * log has no room left in its segment.  The kernel's sanity_check_curseg()
+ * wants the block at the position free in SIT and, for an LFS log, every
+ * block after it too: an LFS position goes past the last block in use; an
+ * SSR position goes to a free block (the next one, else the first), one
+ * that nothing of the current state names either. */
+static uint32_t log_position(const struct repair_run *r, int t)
+{
+	const struct f2fs_fs *fs = r->ctx->fs;
+	uint32_t segno = fs->curseg_segno[t], off = fs->curseg_blkoff[t];
+
+	if (fs->cp->alloc_type[t] == LFS) {
+		uint32_t end = off;
+
+		for (uint32_t k = off; k < BLKS_PER_SEG; k++)
+			if (block_in_use(r, segno, k))
+				end = k + 1;
+		return end;
+	}
+	if (!block_in_use(r, segno, off))
+		return off;
+	for (uint32_t i = 1; i < BLKS_PER_SEG; i++) {
+		uint32_t k = (off + i) % BLKS_PER_SEG;
+
+		if (!block_in_use(r, segno, k) &&
+		    !fsck_bit(r->a.busy, (uint64_t)segno * BLKS_PER_SEG + k))
+			return k;
+	}
+	return BLKS_PER_SEG;
+}
+
+/* Logs the new checkpoint cannot keep as they are: moved to a fresh
+ * section, or (write position before a block in use) given a position
+ * the kernel accepts in their own segment. */
+static int settle_logs(struct repair_run *r)
 {
 	for (int t = 0; t < NR_CURSEG_TYPE; t++) {
+		uint32_t pos = BLKS_PER_SEG;
+
 		if (!log_must_move(r, t))
+			pos = log_position(r, t);
+		if (pos < BLKS_PER_SEG) {
+			r->plan.curseg_blkoff[t] = (uint16_t)pos;
 			continue;
+		}
 		if (fsck_alloc_move(&r->a, t)) {
 			fsck_diag(r->ctx, "no free section for log %d", t);
 			return -ENOSPC;
@@ -191,6 +238,18 @@ static int write_filled_summaries(struct repair_run *r)
 	return err;
 }
 
+/* Blocks of segno to read for its summary: up to the last one in use,
+ * which a write position that is too small would leave out. */
+static uint32_t blocks_to_cover(const struct fsck_ctx *ctx, uint32_t segno, uint32_t blkoff)
+{
+	uint32_t n = blkoff < BLKS_PER_SEG ? blkoff : BLKS_PER_SEG;
+
+	for (uint32_t k = n; k < BLKS_PER_SEG; k++)
+		if (fsck_bit(ctx->reach, (uint64_t)segno * BLKS_PER_SEG + k))
+			n = k + 1;
+	return n;
+}
+
 /* Without node summaries in the pack (not an unmount checkpoint) the
  * kernel rebuilds the node logs' summaries from the node footers; the
  * new pack carries them, so rebuild them the same way first. */
@@ -206,13 +265,12 @@ static int rebuild_node_log_summaries(struct fsck_ctx *ctx)
 	if (!buf)
 		return -ENOMEM;
 	for (int t = CURSEG_HOT_NODE; t < NR_CURSEG_TYPE && !err; t++) {
-		uint32_t segno = fs->curseg_segno[t], n = fs->curseg_blkoff[t];
+		uint32_t segno = fs->curseg_segno[t], n;
 		struct f2fs_summary_block *sum = &fs->cursum[t];
 
 		if (segno >= fs->main_segs)
 			continue;
-		if (n > BLKS_PER_SEG)
-			n = BLKS_PER_SEG;
+		n = blocks_to_cover(ctx, segno, fs->curseg_blkoff[t]);
 		memset(sum->entries, 0, sizeof(sum->entries));
 		sum->footer.entry_type = SUM_TYPE_NODE;
 		if (!n)
@@ -745,6 +803,8 @@ static int run_repair(struct repair_run *r)
 
 	err = fsck_lpf_reconnect(ctx);
 	if (!err)
+		err = fsck_shared_apply(ctx);
+	if (!err)
 		err = fsck_relocate_remap(ctx);
 	if (!err)
 		err = fsck_quota_rebuild(ctx);
@@ -759,7 +819,7 @@ static int run_repair(struct repair_run *r)
 		return err;
 	f2fs_commit_plan_init(&r->plan, ctx->fs);
 	r->plan.version = f2fs_cp_next_version(ctx->fs);
-	err = move_broken_logs(r);
+	err = settle_logs(r);
 	if (!err && ctx->st.chain_nodes)
 		err = rehome_chain(r);
 	if (!err)
@@ -770,6 +830,8 @@ static int run_repair(struct repair_run *r)
 		err = write_data_blocks(r);
 	if (!err)
 		err = write_node_blocks(r);
+	if (!err)
+		err = fsck_alloc_close(&r->a);
 	if (!err)
 		err = write_filled_summaries(r);
 	if (!err)

@@ -58,6 +58,13 @@ struct fsck_fixssa {
 	uint8_t footer_only;	/* only the segment's footer type */
 };
 
+/* A directory entry outside the hash bucket of its (corrected) hash: it
+ * moves to a block of that bucket when the repair is applied. */
+struct fsck_dent_move {
+	struct fsck_dent_loc loc;	/* where it is now */
+	uint32_t hash;
+};
+
 struct fsck_repair {
 	struct fsck_fixnode *nodes;
 	uint32_t n_nodes, cap_nodes;
@@ -83,6 +90,10 @@ struct fsck_repair {
 	uint32_t n_moves, cap_moves;
 	uint32_t *block0;	/* directories without dentry block 0: ino, parent */
 	uint32_t n_block0, cap_block0;
+	struct fsck_dent_move *dent_moves;	/* entries to move to their bucket */
+	uint32_t n_dent_moves, cap_dent_moves;
+	uint32_t *short_inos;	/* one entry per block an inode loses for good */
+	uint32_t n_short, cap_short;
 	bool has_unfixable;	/* a reported problem has no fix */
 	int err;		/* first operational error while recording */
 };
@@ -136,9 +147,20 @@ void fsck_fix_lost(struct fsck_ctx *ctx, uint32_t ino);
 void fsck_fix_block0(struct fsck_ctx *ctx, uint32_t ino, uint32_t parent);
 /* The chain: record a chain node (in order) and the blocks it names. */
 void fsck_fix_chain_node(struct fsck_ctx *ctx, uint32_t addr, const struct f2fs_node *n);
+/* The entry at loc belongs in the bucket of hash (fsck_lpf.c moves it). */
+void fsck_fix_dent_move(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, uint32_t hash);
+/* Inode ino loses one block (a shared block it did not own, with no block
+ * of its own left): its i_blocks drops when the repair is applied. */
+void fsck_fix_short(struct fsck_ctx *ctx, uint32_t ino);
+
+/* ---- fsck_shared.c: before applying ---- */
+/* i_blocks of the inodes fsck_fix_short() named, before the quota rebuild
+ * (which then sees the change). */
+int fsck_shared_apply(struct fsck_ctx *ctx);
 
 /* ---- fsck_lpf.c: before applying ---- */
-/* Give the directories of rep->block0 their dentry block 0, then
+/* Give the directories of rep->block0 their dentry block 0, move the
+ * entries of rep->dent_moves into their hash buckets, then
  * reconnect the unreachable inodes (rep->lost) into /lost+found, made if
  * need be: dentry edits and new blocks as writable copies, ctx->st kept
  * up to date.  Inodes it cannot reconnect stay unreachable (the recheck

@@ -42,23 +42,26 @@ bool fsck_nat_lookup(const struct fsck_ctx *ctx, uint32_t nid, struct f2fs_nat_e
 int fsck_expect_summary(struct fsck_ctx *ctx, uint32_t blkaddr, uint32_t nid,
 			uint16_t ofs_in_node, bool is_node)
 {
+	bool flushed = false;
 	struct fsck_ssa_ent *e;
 
-	if (ctx->n_ssa == ctx->cap_ssa) {
-		if (ctx->cap_ssa >= FSCK_SSA_QUEUE_MAX) {
-			int err = fsck_ssa_flush(ctx);
+	if (ctx->n_ssa == ctx->cap_ssa && ctx->cap_ssa >= FSCK_SSA_QUEUE_MAX) {
+		int err = fsck_ssa_flush(ctx);
 
-			if (err)
-				return err;
-		} else {
-			uint32_t cap = ctx->cap_ssa ? ctx->cap_ssa * 2 : 4096;
-			void *p = realloc(ctx->ssa, (size_t)cap * sizeof(*ctx->ssa));
+		if (err)
+			return err;
+		flushed = true;
+	}
+	/* a flush keeps the entries that disagree with their summary for the
+	 * last one: grow when they fill half the queue */
+	if (ctx->n_ssa == ctx->cap_ssa || (flushed && ctx->n_ssa > ctx->cap_ssa / 2)) {
+		uint32_t cap = ctx->cap_ssa ? ctx->cap_ssa * 2 : 4096;
+		void *p = realloc(ctx->ssa, (size_t)cap * sizeof(*ctx->ssa));
 
-			if (!p)
-				return -ENOMEM;
-			ctx->ssa = p;
-			ctx->cap_ssa = cap;
-		}
+		if (!p)
+			return -ENOMEM;
+		ctx->ssa = p;
+		ctx->cap_ssa = cap;
 	}
 	e = &ctx->ssa[ctx->n_ssa++];
 	e->blkaddr = blkaddr;

@@ -2,7 +2,8 @@
  * fsck_walk.h - state of pass 4 (the node walk) shared by its files:
  * fsck_pass_nodes.c (the inode stack, batched node reads, block
  * accounting), fsck_inode.c (checks of one inode's own fields and
- * xattrs) and fsck_pass_dir.c (dentry checks, which push child inodes).
+ * xattrs), fsck_pass_dir.c (dentry checks, which push child inodes) and
+ * fsck_shared.c (data blocks two slots name).
  */
 #ifndef FSCK_WALK_H
 #define FSCK_WALK_H
@@ -74,6 +75,25 @@ struct fsck_file {
 	/* i_ext against the mapping */
 	uint32_t ext_fofs, ext_blk, ext_len, ext_match;
 	bool ext_mismatch;
+	bool ext_dropped;		/* a slot inside i_ext was dropped */
+};
+
+/* A data slot that lost its block to the owner the block's summary names
+ * (fsck_shared.c); settled after the walk. */
+struct fsck_loser {
+	uint32_t addr;		/* the block it named */
+	uint32_t nid;		/* node holding the slot */
+	uint32_t ino;
+	uint16_t ofs;		/* ofs_in_node of the slot */
+	bool first;		/* it claimed the block first */
+	uint32_t n_valid, n_stale;	/* its own blocks found, valid in SIT or not */
+	uint32_t valid, stale;		/* the last of each found */
+};
+
+enum fsck_share {
+	FSCK_SHARE_WON,		/* the slot owns the block; the first claim lost it */
+	FSCK_SHARE_LOST,	/* the slot lost it; settled after the walk */
+	FSCK_SHARE_DROP,	/* the slot lost it and is dropped now */
 };
 
 /* Another name of an inode waiting on the stack (the first name is its
@@ -105,6 +125,8 @@ struct fsck_walk {
 	uint32_t cur_nid, cur_addr;
 	uint32_t xnid, xaddr;		/* its xattr node, when read */
 	struct fsck_file file;
+	struct fsck_loser *losers;	/* slots that lost a shared block */
+	uint32_t n_losers, cap_losers;
 	int err;			/* first operational error */
 	bool copy;			/* read into the buffers, never map */
 	int qtype;			/* quota type + 1 of the inode walked, 0 if none */
@@ -138,6 +160,23 @@ void fsck_quota_note_inode(struct fsck_ctx *ctx, int type, const struct fsck_fil
 			   uint32_t inode_addr);
 void fsck_quota_note_block(struct fsck_ctx *ctx, int type, uint64_t fofs, uint32_t addr,
 			   uint32_t owner, uint32_t ofs_in_node);
+
+/* fsck_shared.c: a data slot names a block the walk already gave away */
+enum fsck_share fsck_shared_claim(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
+				  uint64_t fofs, uint32_t addr);
+/* After the walk: each losing slot gets its own block back, or a hole. */
+int fsck_shared_settle(struct fsck_walk *w);
+
+/* fsck_pass_ssa.c: summaries for fsck_shared.c */
+/* The summary entry of data block addr (false when there is none). */
+bool fsck_ssa_lookup(struct fsck_ctx *ctx, uint32_t addr, struct f2fs_summary *out);
+/* The queued expected entry of addr, or NULL. */
+struct fsck_ssa_ent *fsck_ssa_queued(struct fsck_ctx *ctx, uint32_t addr);
+/* Call fn for every summary entry of every segment that may hold data,
+ * with past_log set for blocks where a current log writes next. */
+typedef void (*fsck_sum_fn)(void *arg, uint32_t blkaddr, const struct f2fs_summary *s,
+			    bool past_log);
+int fsck_ssa_for_each_data(struct fsck_ctx *ctx, fsck_sum_fn fn, void *arg);
 
 /* fsck_pass_dir.c */
 void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,

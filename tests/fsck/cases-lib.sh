@@ -297,6 +297,83 @@ misplace_nodes() {
 	done
 }
 
+# misplace DIR: "INO IDX BYTE HASH" for an entry of directory inode DIR
+# (in $IMG) that lies in a dentry block of hash level 1 or deeper: the
+# entry's inode, the index of its name's last byte, a new value for that
+# byte under which the name hashes to another bucket of that level (the
+# stored hash stays the old name's), and a hash of another bucket.
+misplace() {
+	"$DUMP" -i "$1" -M "$IMG" 2>/dev/null |
+		awk '/^-- data blocks/ { d = 1; next } /^-- node/ { d = 0 }
+			d && $1 ~ /^[0-9]+$/ { print $1, $2, $3 }' |
+		python3 -c "$MISPLACE_PY" "$IMG" "$(dump_field "$IMG" "$1" i_dir_level)"
+}
+MISPLACE_PY='
+import struct, sys
+M = 0xffffffff
+def words(p, rem):
+    pad = (rem | rem << 8) & M
+    pad = (pad | pad << 16) & M
+    out, w = [], pad
+    for i, c in enumerate(p[:16]):
+        if i % 4 == 0:
+            w = pad
+        w = (c + (w << 8)) & M
+        if i % 4 == 3:
+            out.append(w)
+            w = pad
+    if len(out) < 4:
+        out.append(w)
+    return out + [pad] * (4 - len(out))
+def dentry_hash(name):
+    x0, x1 = 0x67452301, 0xefcdab89
+    rem = len(name)
+    while True:
+        a, b, c, d = words(name, rem)
+        s, y0, y1 = 0, x0, x1
+        for _ in range(16):
+            s = (s + 0x9E3779B9) & M
+            y0 = (y0 + ((((y1 << 4) & M) + a) ^ (y1 + s) ^ ((y1 >> 5) + b))) & M
+            y1 = (y1 + ((((y0 << 4) & M) + c) ^ (y0 + s) ^ ((y0 >> 5) + d))) & M
+        x0, x1 = (x0 + y0) & M, (x1 + y1) & M
+        name = name[16:]
+        if rem <= 16:
+            return x0
+        rem -= 16
+def position(bidx, dl):
+    start = 0
+    for level in range(63):
+        nb = 1 << min(level + dl, 30)
+        per = 2 if level < 31 else 4
+        if bidx < start + nb * per:
+            return level, nb, (bidx - start) // per
+        start += nb * per
+    return None
+img, dl = sys.argv[1], int(sys.argv[2] or 0)
+with open(img, "rb") as f:
+    for line in sys.stdin:
+        fofs, addr, n = (int(x, 0) for x in line.split())
+        for bidx in range(fofs, fofs + n):
+            level, nb, bucket = position(bidx, dl)
+            if level == 0:
+                continue
+            f.seek((addr + bidx - fofs) * 4096)
+            blk = f.read(4096)
+            for i in range(214):
+                if not blk[i >> 3] >> (i & 7) & 1:
+                    continue
+                h, ino, nlen, _ = struct.unpack_from("<IIHB", blk, 30 + 11 * i)
+                name = blk[2384 + 8 * i:2384 + 8 * i + nlen]
+                if nlen < 3 or name in (b".", b".."):
+                    continue
+                for c in b"abcdefghijklmnopqrstuvwxyz":
+                    new = name[:-1] + bytes([c])
+                    if dentry_hash(new) % nb != bucket:
+                        print(ino, nlen - 1, c, h ^ 1)
+                        sys.exit(0)
+sys.exit(1)
+'
+
 # A POSIX ACL in f2fs' on-disk form (version 1; user::rw-, user:1000:rw-,
 # group::r--, mask::rw-, other::r--), as the kernel stores it under name
 # index 2 (access) or 3 (default) with an empty name.
