@@ -51,9 +51,9 @@ void fsck_repair_free(struct fsck_ctx *ctx)
 	free(r->chain_data);
 	free(r->chain);
 	free(r->lost);
+	free(r->block0);
 	free(r->remap);
 	free(r->moves);
-	free(r->block0);
 	free(r->dent_moves);
 	free(r->short_inos);
 	free(r->unreach);

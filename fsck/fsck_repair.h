@@ -49,7 +49,6 @@ struct fsck_move {
 };
 
 /* A summary entry to correct (the version comes from NAT when applied). */
-
 struct fsck_fixssa {
 	uint32_t blkaddr;
 	uint32_t nid;
@@ -84,12 +83,12 @@ struct fsck_repair {
 	uint32_t n_unreach, cap_unreach;
 	uint32_t *lost;		/* unreachable inodes to reconnect */
 	uint32_t n_lost, cap_lost;
+	uint32_t *block0;	/* directories without dentry block 0: ino, parent */
+	uint32_t n_block0, cap_block0;
 	uint32_t *remap;	/* inodes with block addresses in the xattr area */
 	uint32_t n_remap, cap_remap;
 	struct fsck_move *moves;	/* data blocks to copy (fsck_relocate.c) */
 	uint32_t n_moves, cap_moves;
-	uint32_t *block0;	/* directories without dentry block 0: ino, parent */
-	uint32_t n_block0, cap_block0;
 	struct fsck_dent_move *dent_moves;	/* entries to move to their bucket */
 	uint32_t n_dent_moves, cap_dent_moves;
 	uint32_t *short_inos;	/* one entry per block an inode loses for good */

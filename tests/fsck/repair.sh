@@ -95,10 +95,10 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 	[ "$(cksum <"$IMG")" = "$sum1" ] || fail "$id: the second repair wrote"
 	got=$(oracle_verdict "$IMG")
 	[ "$got" = clean ] || fail "$id: f2fs-tools finds the repaired image $got: $(grep -m3 -iE 'fail|error|\[FIX\]|invalid' "$WORK/oracle.out")"
-	[ -z "$CASE_SRC" ] || check_source "$id" "$CASE_SRC"
 	for e in $expect; do
 		case "$e" in same=*) check_same "$id" "$bname" "${e#same=}" ;; esac
 	done
+	[ -z "$CASE_SRC" ] || check_source "$id" "$CASE_SRC"
 	if [ -n "${REPAIRED_DIR:-}" ]; then
 		cp --sparse=always "$IMG" "$REPAIRED_DIR/$id.img"
 	fi

@@ -6,11 +6,10 @@
 # summary entries, a superblock copy, an unreachable file reconnected into
 # a /lost+found the repair creates and a directory into an existing one,
 # blocks moved out of sections of mixed classes and out of an inline
-# xattr area, a
-# superblock rebuilt from two damaged copies, a checkpoint pack failing only
-# its checksum, the older pack in place of an unusable newest one, a
-# checkpoint field derived from the superblock, lost NAT entries taken
-# back, every name of a refused inode dropped)
+# xattr area, a superblock rebuilt from two damaged copies, a checkpoint
+# pack failing only its checksum, the older pack in place of an unusable
+# newest one, a checkpoint field derived from the superblock, lost NAT
+# entries taken back, every name of a refused inode dropped)
 # the repair's writes are counted with
 # --dry-run, then for every N from 1 to that total the repair runs with
 # --write-limit N (every write after the N-th is dropped, as a power cut
