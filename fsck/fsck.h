@@ -74,6 +74,7 @@ struct fsck_opts {
 	bool no_relist;		/* the check after an interactive "y": the
 				 * problems were listed already */
 	bool recheck;		/* the check after a repair */
+	bool preen_rw;		/* preen's second run, with write access */
 	uint64_t write_limit;	/* --write-limit N (test hook): drop writes after N */
 	int nat_read;		/* --nat-read=single|batch (bench): read the NAT blocks
 				 * the commit rewrites before it, timed; 0 = not */
@@ -257,6 +258,7 @@ void fsck_print_sb_cp(struct fsck_ctx *ctx);
 /* Before the check (fsck_tune.c): apply --nolinear-lookup, or print a
  * casefolded volume's linear_lookup line.  -1 to go on, or an exit code. */
 int fsck_linear_lookup(const struct fsck_opts *o);
+void fsck_print_linear_lookup(const struct fsck_ctx *ctx);
 
 /* ---- repair (fsck_fix.c records fixes, fsck_repair.c applies them) ---- */
 #include "fsck_repair.h"

@@ -472,6 +472,7 @@ static int open_and_check(struct fsck_ctx *ctx, bool write)
 		return close_with(ctx, FSCK_EXIT_ERROR);
 	}
 	ctx->fs_usable = !err;
+	fsck_print_linear_lookup(ctx);
 	if (ctx->fs_usable && ctx->fs->ndevs > 1 && !ctx->opt.list_only &&
 	    open_members(ctx, &dopts))
 		return close_with(ctx, FSCK_EXIT_ERROR);
@@ -600,8 +601,69 @@ static int check_verdict(const struct fsck_ctx *ctx)
 	return ctx->n_errors + ctx->n_warnings ? FSCK_EXIT_UNCORRECTED : FSCK_EXIT_OK;
 }
 
-static int run_once(const struct fsck_opts *o, struct fsck_output *out, bool *ask_again)
+/* Whether the device is mounted (a mount we cannot see is not reported:
+ * the kernel's O_EXCL still guards a block device a repair writes to). */
+static bool device_mounted(const char *path, char **where)
 {
+	bool mounted = false;
+
+	*where = NULL;
+	return f2fs_dev_check_mounted(path, &mounted, where) == 0 && mounted;
+}
+
+/* A mounted volume is never repaired: the kernel holds its own view of
+ * the checkpoint and would write it back over the repair.  -y/-f refuse
+ * before reading anything; a check, preen and the interactive mode go on
+ * read-only with a warning and stop short of writing (see run_once).
+ * Returns an exit code, or -1 to go on. */
+static int refuse_if_mounted(const struct fsck_opts *o, struct fsck_output *out, bool *mounted)
+{
+	struct fsck_ctx ctx;
+	char *where;
+
+	*mounted = false;
+	if (o->list_only || !device_mounted(o->device, &where))
+		return -1;
+	*mounted = true;
+	if (!repairing(o) || o->dry_run || o->mode == FSCK_MODE_PREEN) {
+		fprintf(stderr, "fsck.f2fs: warning: %s is mounted on %s: the check reads its last "
+			"checkpoint, and nothing will be written\n", o->device, where ? where : "?");
+		free(where);
+		return -1;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.output = out;
+	fsck_fail(&ctx, "mounted", "%s is mounted on %s; unmount it before a repair "
+		  "(nothing was checked)", o->device, where ? where : "?");
+	free(where);
+	return FSCK_EXIT_ERROR;
+}
+
+/* Whether the verdict leads to a write (a repair, or a checkpoint that
+ * answers the kernel's request for a check). */
+static bool verdict_writes(const struct fsck_ctx *ctx, int code)
+{
+	const struct fsck_opts *o = &ctx->opt;
+
+	if (!repairing(o) || o->dry_run)
+		return false;
+	if (code == FSCK_EXIT_UNCORRECTED)
+		return o->mode != FSCK_MODE_PREEN || all_preen_safe(ctx);
+	return code == FSCK_EXIT_OK && kernel_asked(ctx);
+}
+
+/*
+ * One check, then what the mode does with its verdict.  Preen opens the
+ * device read-only (boot scripts run it on every start, and most runs
+ * stop after the mount checks); when its verdict leads to a write,
+ * *reopen_rw asks the caller to run again with write access, without
+ * listing the problems a second time.  A mounted volume is never written:
+ * preen stops there with exit 4.
+ */
+static int run_once(const struct fsck_opts *o, struct fsck_output *out, bool *ask_again,
+		    bool *reopen_rw, bool mounted)
+{
+	bool read_first = o->mode == FSCK_MODE_PREEN && !o->dry_run && !o->preen_rw;
 	struct fsck_ctx ctx;
 	int code;
 
@@ -609,19 +671,29 @@ static int run_once(const struct fsck_opts *o, struct fsck_output *out, bool *as
 	ctx.opt = *o;
 	ctx.output = out;
 	*ask_again = false;
-	code = open_and_check(&ctx, repairing(o));
+	*reopen_rw = false;
+	code = open_and_check(&ctx, repairing(o) && !read_first);
 	if (code >= 0)
 		return code;
 	code = check_verdict(&ctx);
 	if (code != FSCK_EXIT_ERROR)
 		fsck_print_summary(&ctx);
 	debug_io(&ctx);
-	if (code == FSCK_EXIT_UNCORRECTED && repairing(o))
+	if (read_first && verdict_writes(&ctx, code)) {
+		if (mounted) {
+			fsck_diag(&ctx, "the volume is mounted: nothing was written; unmount it and "
+				  "run fsck.f2fs again");
+			code = FSCK_EXIT_UNCORRECTED;
+		} else {
+			*reopen_rw = true;
+		}
+	} else if (code == FSCK_EXIT_UNCORRECTED && repairing(o)) {
 		code = repair(&ctx);
-	else if (code == FSCK_EXIT_OK && repairing(o) && !o->dry_run && kernel_asked(&ctx))
+	} else if (code == FSCK_EXIT_OK && repairing(o) && !o->dry_run && kernel_asked(&ctx)) {
 		code = repair(&ctx);
-	else if (code == FSCK_EXIT_UNCORRECTED && interactive(o))
+	} else if (code == FSCK_EXIT_UNCORRECTED && interactive(o) && !mounted) {
 		*ask_again = ask_fix();
+	}
 	free_ctx(&ctx);
 	return code;
 }
@@ -638,7 +710,7 @@ int main(int argc, char **argv)
 {
 	struct fsck_output out;
 	struct fsck_opts o;
-	bool again;
+	bool again = false, reopen = false, mounted;
 	int code;
 
 	code = parse_args(argc, argv, &o);
@@ -655,12 +727,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fsck.f2fs: out of memory\n");
 		return FSCK_EXIT_ERROR;
 	}
-	code = run_once(&o, &out, &again);
-	if (again) {
-		/* the answer was yes: repair without listing the problems again */
-		o.mode = FSCK_MODE_YES;
+	code = refuse_if_mounted(&o, &out, &mounted);
+	if (code < 0)
+		code = run_once(&o, &out, &again, &reopen, mounted);
+	if (again || reopen) {
+		/* the answer was yes, or preen found what it may fix: check again
+		 * with write access and repair, without listing the problems again */
+		if (again)
+			o.mode = FSCK_MODE_YES;
+		o.preen_rw = true;
 		o.no_relist = true;
-		code = run_once(&o, &out, &again);
+		code = run_once(&o, &out, &again, &reopen, mounted);
 	}
 	fsck_output_finish(&out, o.device, code);
 	return code;

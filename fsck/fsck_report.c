@@ -26,8 +26,10 @@ void fsck_report_init(struct fsck_ctx *ctx)
 	ctx->out = json ? json : stdout;
 	ctx->code_count = calloc(fsck_n_problems, sizeof(*ctx->code_count));
 	ctx->json_first = true;
-	if (json)
-		fputs(ctx->opt.recheck ? ",\"recheck\":{\"problems\":[" : ",\"problems\":[", json);
+	if (json && ctx->opt.recheck)
+		fputs(",\"recheck\":{\"problems\":[", json);
+	else if (json && !ctx->opt.no_relist)
+		fputs(",\"problems\":[", json);
 }
 
 void fsck_report_free(struct fsck_ctx *ctx)
@@ -374,7 +376,10 @@ void fsck_print_summary(struct fsck_ctx *ctx)
 	uint64_t valid = s->data_blocks + s->nodes;
 
 	if (ctx->output && ctx->output->json) {
-		print_summary_json(ctx);
+		/* a second run (preen with write access) adds its repair to
+		 * the document the first run's problems and summary began */
+		if (!ctx->opt.no_relist)
+			print_summary_json(ctx);
 		return;
 	}
 	if (ctx->opt.no_relist)

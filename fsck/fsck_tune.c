@@ -90,29 +90,23 @@ static int tune(const struct fsck_opts *o, struct f2fs_fs *fs, FILE *out)
 	return -1;
 }
 
-/* The linear_lookup line of a text run: from the superblock the kernel
- * uses (the first valid copy), read without loading the checkpoint, so a
- * run that stops early (preen) stays as fast. */
-static void print_linear_lookup(const char *device)
+/* The linear_lookup line of a text run (fstests greps it), from the
+ * superblock the check loaded: printed before anything else the check
+ * says, without opening the device a second time. */
+void fsck_print_linear_lookup(const struct fsck_ctx *ctx)
 {
-	struct f2fs_dev_opts dopts = { .read_only = true };
-	struct f2fs_super_block sb;
-	struct f2fs_dev *dev;
-	const char *why;
+	const struct fsck_opts *o = &ctx->opt;
+	const struct f2fs_super_block *sb;
 
-	if (f2fs_dev_open(device, &dopts, &dev))
-		return;		/* the check reports it */
-	for (int i = 0; i < 2; i++) {
-		if (f2fs_sb_read_copy(dev, i, &sb) ||
-		    f2fs_sb_validate(&sb, dev->size_bytes / F2FS_BLKSIZE, &why))
-			continue;
-		if (le32_to_cpu(sb.feature) & F2FS_FEATURE_CASEFOLD)
-			printf("Info: Casefold: linear_lookup [%s]\n",
-			       fallback_disabled(&sb) ? "disable" : "enable");
-		break;
-	}
+	if (o->json || o->list_only || o->recheck || o->no_relist || o->nolinear_lookup >= 0)
+		return;
+	if (!ctx->fs || ctx->fs->sb_index < 0)
+		return;
+	sb = &ctx->fs->sb;
+	if (le32_to_cpu(sb->feature) & F2FS_FEATURE_CASEFOLD)
+		printf("Info: Casefold: linear_lookup [%s]\n",
+		       fallback_disabled(sb) ? "disable" : "enable");
 	fflush(stdout);
-	f2fs_dev_close(dev);
 }
 
 int fsck_linear_lookup(const struct fsck_opts *o)
@@ -123,11 +117,8 @@ int fsck_linear_lookup(const struct fsck_opts *o)
 	bool mounted = false;
 	int code;
 
-	if (!write) {
-		if (!o->json && !o->list_only)
-			print_linear_lookup(o->device);
-		return -1;
-	}
+	if (!write)
+		return -1;	/* the check prints the line (fsck_print_linear_lookup) */
 	if (o->answer_no) {
 		fprintf(stderr, "fsck.f2fs: --nolinear-lookup writes the superblock; "
 			"it cannot be combined with -n\n");

@@ -98,4 +98,27 @@ grep -qE "^[1-7] [0-9]+ [0-9]+ $IMG\$" "$WORK/progress" && pass "-C fd progress 
 grep -q "^checkpoint_ver" "$WORK/o" && grep -q "^main_blkaddr" "$WORK/o" && pass "-l" || fail "-l"
 "$FSCK" -t "$IMG" >"$WORK/o" 2>&1
 grep -q "^3	/\$" "$WORK/o" && grep -q "	/lost+found\$" "$WORK/o" && pass "-t" || fail "-t: $(head -3 "$WORK/o")"
+# A mounted volume is never repaired (the kernel would write its own view
+# of the checkpoint back over the repair); a check warns.  The host kernel
+# has no F2FS, so an ext4 image mounted through a loop device stands in:
+# the refusal comes before anything is read.
+command -v mkfs.ext4 >/dev/null || hard_error "mkfs.ext4 not found (e2fsprogs)"
+truncate -s 32M "$WORK/mnt.img"
+mkfs.ext4 -q -F "$WORK/mnt.img" >/dev/null 2>&1 || hard_error "mkfs.ext4"
+mkdir -p "$WORK/mnt"
+mount -o loop "$WORK/mnt.img" "$WORK/mnt" 2>"$WORK/e" || hard_error "cannot loop-mount an ext4 image (root and loop devices needed): $(cat "$WORK/e")"
+for m in -y -f "-y --json"; do
+	"$FSCK" $m "$WORK/mnt.img" >"$WORK/o" 2>"$WORK/e" </dev/null
+	rc=$?
+	[ "$rc" = 8 ] && grep -q "is mounted on $WORK/mnt; unmount it before a repair" "$WORK/e" &&
+		pass "'$m' on a mounted volume: refused, exit 8" || fail "'$m' on a mounted volume: exit $rc: $(head -2 "$WORK/e")"
+done
+grep -q '"error":{"code":"mounted"' "$WORK/o" && pass "--json: the mounted error object" ||
+	fail "--json mounted: $(head -c 200 "$WORK/o")"
+for m in -n -a; do
+	"$FSCK" $m "$WORK/mnt.img" >"$WORK/o" 2>"$WORK/e" </dev/null
+	grep -q "warning: .* is mounted on $WORK/mnt: the check reads its last checkpoint, and nothing will be written" "$WORK/e" &&
+		pass "'$m' on a mounted volume: a warning, read-only" || fail "'$m' on a mounted volume: $(head -2 "$WORK/e")"
+done
+umount "$WORK/mnt" || hard_error "umount"
 finish

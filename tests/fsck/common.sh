@@ -48,6 +48,8 @@ done
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/fsck-$TEST_NAME.XXXXXX") || hard_error "mktemp"
 cleanup() {
+	# a test that mounts something mounts it at $WORK/mnt
+	mountpoint -q "$WORK/mnt" 2>/dev/null && umount "$WORK/mnt"
 	if [ "${KEEP_WORK:-0}" = 1 ]; then
 		echo "kept $WORK"
 	else

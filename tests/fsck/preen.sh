@@ -238,6 +238,24 @@ assert d["exit_code"] == 0 and d["full_check"] is False and d["mode"] == "preen"
 assert d["problems"] == [] and d["summary"]["problems"] == 0, d
 ' "$OUT" && pass "fast path JSON" || fail "fast path JSON: $(head -c 300 "$OUT")"
 
+# --- preen opens the device read-only; only a repair reopens it to write ---
+command -v strace >/dev/null || hard_error "strace not found (scripts/install-deps installs it)"
+opens_of() {	# the open flags of every open of $IMG by fsck "$@"
+	strace -f -qq -e trace=openat -o "$WORK/trace" "$FSCK" "$@" "$IMG" >/dev/null 2>&1 </dev/null
+	grep -F "\"$IMG\"" "$WORK/trace" | grep -oE 'O_RDONLY|O_RDWR' | tr '\n' ' '
+}
+IMG=$GOOD
+o=$(opens_of -a)
+[ "$o" = "O_RDONLY " ] && pass "-a fast path opens read-only" || fail "-a fast path opens: '$o'"
+fresh ro-links
+inj --node --mb i_links --nid "$THREE" --val 9
+o=$(opens_of -a -f)
+[ "$o" = "O_RDONLY O_RDWR O_RDONLY " ] &&
+	pass "-a -f: read-only check, then write access for the repair, read-only re-check" ||
+	fail "-a -f repair opens: '$o'"
+run_fsck "$IMG" -n
+[ "$RC" = 0 ] && pass "-a -f repaired through the second open" || fail "-a -f left exit $RC"
+
 # --- the preen-safe set: nothing that drops a name, a node or a block,
 # clears a NAT entry or moves a file is preen-safe ---
 "$FSCK" --list-problems >"$WORK/table" || fail "--list-problems"
