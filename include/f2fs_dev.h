@@ -5,7 +5,9 @@
  * (runs of blocks, merged and read ahead); writes are counted and kept in
  * issue order, with explicit flush points.  Dry-run drops writes; a test
  * hook drops every write after the N-th so crash safety can be tested by
- * cutting a multi-write operation at every point.
+ * cutting a multi-write operation at every point.  A zoned device (or
+ * an emulated zone model) carries its zones in dev->zoned, and writes obey
+ * the write-pointer rule: see f2fs_zone.h.
  */
 #ifndef F2FS_DEV_H
 #define F2FS_DEV_H
@@ -16,12 +18,15 @@
 #include <sys/types.h>
 
 struct f2fs_ra_queue;
+struct f2fs_zoned;
 
 struct f2fs_dev_opts {
 	bool read_only;		/* open O_RDONLY; every write fails with -EROFS */
 	bool exclusive;		/* O_EXCL on block devices (refuse if in use) */
 	bool dry_run;		/* accept writes but drop them (counted) */
 	bool direct;		/* reserved: O_DIRECT (not used by default) */
+	const char *zone_model;	/* emulated zone model side file (f2fs_zone.h) */
+	bool no_zone_model;	/* no PATH.zones lookup */
 };
 
 struct f2fs_dev_stats {
@@ -53,6 +58,7 @@ struct f2fs_dev {
 	uint64_t write_limit;	/* 0: unlimited; else drop writes after this many */
 	const uint8_t *map;	/* read-only mapping of the whole device, or NULL */
 	struct f2fs_ra_queue *ra;	/* deferred hints (f2fs_dev_defer_readahead) */
+	struct f2fs_zoned *zoned;	/* zone model (f2fs_zone.h), NULL: not zoned */
 	/* multi-device volumes: device 0 holds volume bytes [0, own_bytes)
 	 * (its size unless f2fs_dev_set_own_blocks said less), the members
 	 * the rest; requests are routed by lib/devset.c */

@@ -30,6 +30,7 @@
 #include "device_own.h"
 #include "f2fs_dev.h"
 #include "f2fs_fs.h"
+#include "f2fs_zone.h"
 
 #ifndef IOV_MAX
 #define IOV_MAX 1024
@@ -149,6 +150,9 @@ int f2fs_dev_open(const char *path, const struct f2fs_dev_opts *opts,
 	err = query_geometry(dev, &st);
 	if (err < 0)
 		goto fail;
+	err = f2fs_zone_attach(dev, opts->zone_model, !opts->no_zone_model);
+	if (err < 0)
+		goto fail;
 	dev->own_bytes = dev->size_bytes;
 	*out = dev;
 	return 0;
@@ -165,6 +169,8 @@ void f2fs_dev_close(struct f2fs_dev *dev)
 		return;
 	f2fs_devset_close(dev);
 	free_hints(dev);
+	(void)f2fs_zone_model_save(dev->zoned);	/* f2fs_dev_flush reports errors */
+	f2fs_zoned_free(dev->zoned);
 	if (dev->map)
 		munmap((void *)dev->map, (size_t)dev->size_bytes);
 	if (dev->fd >= 0)
@@ -242,6 +248,34 @@ static int pwrite_full(struct f2fs_dev *dev, const void *buf, size_t len, uint64
 static uint64_t blocks_covering(uint64_t len)
 {
 	return (len + F2FS_BLKSIZE - 1) >> F2FS_BLKSIZE_BITS;
+}
+
+/* On a real zoned device, write a sequential zone's pages now, in order:
+ * page-cache writeback could otherwise reach the device out of order. */
+static void push_zoned_write(struct f2fs_dev *dev, uint64_t off, uint64_t len)
+{
+	if (dev->is_blkdev && !dev->zoned->emulated)
+		(void)sync_file_range(dev->fd, (off_t)off, (off_t)len,
+				      SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+				      SYNC_FILE_RANGE_WAIT_AFTER);
+}
+
+/* A performed write on this device alone: the zone rule first when the
+ * device is zoned, then the write, then its write pointers. */
+static int pwrite_own(struct f2fs_dev *dev, const void *buf, size_t len, uint64_t off)
+{
+	int err = dev->zoned ? f2fs_zone_check_write(dev->zoned, off, len) : 0;
+
+	if (err < 0)
+		return err;
+	err = pwrite_full(dev, buf, len, off);
+	if (err == 0)
+		dev->stats.write_blocks += blocks_covering(len);
+	if (err == 0 && dev->zoned) {
+		push_zoned_write(dev, off, len);
+		f2fs_zone_note_write(dev->zoned, off, len);
+	}
+	return err;
 }
 
 /* A request's piece on device 0 or on a member (multi-device volumes). */
@@ -326,14 +360,10 @@ static int check_write_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, u
 static int pwrite_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t done, void *arg)
 {
 	struct xfer *x = arg;
-	int err;
 
 	if (d)	/* same options as device 0, no write limit: performs */
 		return f2fs_dev_pwrite(d, local, (size_t)len, x->cbuf + done);
-	err = pwrite_full(x->dev0, x->cbuf + done, (size_t)len, local);
-	if (err == 0)
-		x->dev0->stats.write_blocks += blocks_covering(len);
-	return err;
+	return pwrite_own(x->dev0, x->cbuf + done, (size_t)len, local);
 }
 
 int f2fs_dev_pwrite(struct f2fs_dev *dev, uint64_t offset, size_t len, const void *buf)
@@ -361,10 +391,7 @@ int f2fs_dev_pwrite(struct f2fs_dev *dev, uint64_t offset, size_t len, const voi
 		return err;
 	if (admit_write(dev) == WRITE_DROP)
 		return 0;
-	err = pwrite_full(dev, buf, len, offset);
-	if (err == 0)
-		dev->stats.write_blocks += blocks_covering(len);
-	return err;
+	return pwrite_own(dev, buf, len, offset);
 }
 
 int f2fs_dev_write(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks,
@@ -389,6 +416,9 @@ int f2fs_dev_flush(struct f2fs_dev *dev)
 	if (dev->dry_run || dev->read_only)
 		return 0;
 	err = f2fs_devset_flush(dev);
+	ret = f2fs_zone_model_save(dev->zoned);
+	if (ret < 0 && !err)
+		err = ret;
 	ret = dev->is_blkdev ? fsync(dev->fd) : fdatasync(dev->fd);
 	if (ret < 0 && errno == EINVAL)
 		ret = fsync(dev->fd);	/* a file system without fdatasync */
@@ -914,6 +944,10 @@ static int blkdev_range_ioctl(struct f2fs_dev *dev, unsigned long request,
 
 static int discard_own(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 {
+	int err = dev->zoned ? f2fs_zone_check_discard(dev->zoned, off, len) : 0;
+
+	if (err < 0)
+		return err;
 	if (dev->is_blkdev)
 		return blkdev_range_ioctl(dev, BLKDISCARD, off, len);
 	return punch_hole(dev, off, len);
@@ -959,6 +993,12 @@ static int range_op(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks,
 	return f2fs_devset_split(dev, off, len, -EINVAL, range_piece, &x);
 }
 
+int f2fs_dev_range_op(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks,
+		      int (*fn)(struct f2fs_dev *, uint64_t, uint64_t))
+{
+	return range_op(dev, blkaddr, nblocks, fn);
+}
+
 int f2fs_dev_discard(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
 {
 	return range_op(dev, blkaddr, nblocks, discard_own);
@@ -996,8 +1036,10 @@ static int zero_file_range(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 
 static int zeroout_own(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 {
-	int ret;
+	int ret = dev->zoned ? f2fs_zone_check_write(dev->zoned, off, len) : 0;
 
+	if (ret < 0)
+		return ret;
 	if (dev->is_blkdev)
 		ret = blkdev_range_ioctl(dev, BLKZEROOUT, off, len);
 	else
@@ -1006,6 +1048,8 @@ static int zeroout_own(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 		ret = write_zeroes(dev, off, len);
 	if (ret == 0)
 		dev->stats.write_blocks += len >> F2FS_BLKSIZE_BITS;
+	if (ret == 0 && dev->zoned)
+		f2fs_zone_note_write(dev->zoned, off, len);
 	return ret;
 }
 

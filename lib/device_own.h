@@ -27,4 +27,10 @@ int f2fs_devset_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t
 int f2fs_devset_flush(struct f2fs_dev *dev);
 void f2fs_devset_close(struct f2fs_dev *dev);
 
+/* A request over volume blocks like discard (read-only refused, admitted
+ * once by the write policy, cut at device boundaries): fn does one
+ * device's piece, in bytes of that device (lib/zone.c's reset, finish). */
+int f2fs_dev_range_op(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks,
+		      int (*fn)(struct f2fs_dev *, uint64_t, uint64_t));
+
 #endif
