@@ -1,66 +1,21 @@
 # tests/compat/common.sh: helpers of the compatibility tests (our tools
 # driven the way fstests and scripts written for f2fs-tools drive them).
 #
-# Owns: finding our four tools in the build tree and f2fs-tools' as
-# oracles (a missing one is a hard error, exit 99), the scratch directory
-# (KEEP_WORK=1 keeps it), pass/fail/finish, and making small images.
+# Owns, after tests/lib.sh (tools, scratch directory, counts): requiring
+# our four tools and f2fs-tools' as oracles, and making small images.
 
-LC_ALL=C
-export LC_ALL
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
-: "${top_builddir:=$(pwd)}"
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+require_built "$MKFS" "$FSCK" "$DUMP" "$INJECT"
+require_oracles "$FSCK_ORACLE" "$DUMP_ORACLE" "$SLOAD_ORACLE"
+require_commands python3 awk truncate timeout
+make_scratch compat
 
-MKFS=${MKFS_F2FS:-$top_builddir/mkfs/mkfs.f2fs}
-FSCK=${FSCK_F2FS:-$top_builddir/fsck/fsck.f2fs}
-DUMP=${DUMP_F2FS:-$top_builddir/fsck/dump.f2fs}
-INJECT=${INJECT_F2FS:-$top_builddir/fsck/inject.f2fs}
-FSCK_ORACLE=${FSCK_ORACLE:-/usr/sbin/fsck.f2fs}
-DUMP_ORACLE=${DUMP_ORACLE:-/usr/sbin/dump.f2fs}
-SLOAD_ORACLE=${SLOAD_ORACLE:-/usr/sbin/sload.f2fs}
-
-TEST_NAME=$(basename "$0" .sh)
-npass=0
-nfail=0
-
-hard_error() {
-	echo "ERROR: $TEST_NAME: $*" >&2
-	exit 99
-}
-
-for tool in "$MKFS" "$FSCK" "$DUMP" "$INJECT"; do
-	[ -x "$tool" ] || hard_error "$tool not built"
-done
-for tool in "$FSCK_ORACLE" "$DUMP_ORACLE" "$SLOAD_ORACLE"; do
-	[ -x "$tool" ] || hard_error "f2fs-tools oracle $tool missing (apt-get install f2fs-tools)"
-done
-for tool in python3 awk truncate timeout; do
-	command -v $tool >/dev/null || hard_error "$tool not found"
-done
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/compat-$TEST_NAME.XXXXXX") || hard_error "mktemp"
-cleanup() {
-	if [ "${KEEP_WORK:-0}" = 1 ]; then
-		echo "kept $WORK"
-	else
-		rm -rf "$WORK"
-	fi
-}
-trap cleanup EXIT
-
-pass() { npass=$((npass + 1)); echo "ok - $*"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL - $*"; }
 # check LABEL CMD...: pass when CMD succeeds
 check() {
 	label=$1
 	shift
 	if "$@"; then pass "$label"; else fail "$label"; fi
-}
-
-finish() {
-	echo "$TEST_NAME: $npass passed, $nfail failed"
-	[ "$nfail" -eq 0 ]
-	exit $?
 }
 
 # new_image IMG SIZE [MKFS OPTIONS...]: a fresh volume made by our mkfs.

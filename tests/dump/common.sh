@@ -1,40 +1,24 @@
 # tests/dump/common.sh: helpers shared by the dump.f2fs tests (sourced).
 #
-# Owns: locating dump.f2fs and mkfs.f2fs under test and the f2fs-tools
-# oracles (a missing tool is a hard failure, exit 99, never a skip), the
-# scratch directory and its cleanup, pass/fail counting with the closing
-# "N passed, N failed" line, building the image matrix (our mkfs with a few
+# Owns, after tests/lib.sh (tools, scratch directory, counts, hard
+# errors): requiring what a dump test needs, building the image matrix (our mkfs with a few
 # option sets, f2fs-tools' mkfs, sload-populated images, kernel-written
 # images when tests/kernel left some), and a populated source tree.
 #
 # Environment: DUMP_F2FS, MKFS_F2FS override the tools under test;
 # KEEP_WORK=1 keeps the scratch directory.
 
-LC_ALL=C
-export LC_ALL
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 # In a sanitizer build a report must not look like dump.f2fs's own exit 1.
 ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86}
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=87:print_stacktrace=1}
 export ASAN_OPTIONS UBSAN_OPTIONS
 
-: "${top_builddir:=$(pwd)}"
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-
-DUMP=${DUMP_F2FS:-$top_builddir/fsck/dump.f2fs}
-MKFS=${MKFS_F2FS:-$top_builddir/mkfs/mkfs.f2fs}
-ORACLE_DUMP=/usr/sbin/dump.f2fs
-ORACLE_MKFS=/usr/sbin/mkfs.f2fs
-ORACLE_SLOAD=/usr/sbin/sload.f2fs
-ORACLE_FSCK=/usr/sbin/fsck.f2fs
+ORACLE_DUMP=$DUMP_ORACLE
+ORACLE_MKFS=$MKFS_ORACLE
+ORACLE_SLOAD=$SLOAD_ORACLE
+ORACLE_FSCK=$FSCK_ORACLE
 CHECK="python3 $top_srcdir/tests/dump/dumpcheck.py"
-TEST_NAME=$(basename "$0" .sh)
-npass=0
-nfail=0
-
-hard_error() {
-	echo "ERROR: $TEST_NAME: $*" >&2
-	exit 99
-}
 
 require_tools() {
 	[ -x "$DUMP" ] || hard_error "dump.f2fs under test not found: $DUMP"
@@ -42,35 +26,12 @@ require_tools() {
 	for t in "$@"; do
 		case $t in
 		mkfs) [ -x "$MKFS" ] || hard_error "mkfs.f2fs under test not found: $MKFS" ;;
-		oracle)
-			for o in "$ORACLE_DUMP" "$ORACLE_MKFS" "$ORACLE_SLOAD" "$ORACLE_FSCK"; do
-				[ -x "$o" ] || hard_error "f2fs-tools is missing ($o): apt-get install f2fs-tools"
-			done ;;
+		oracle) require_oracles "$ORACLE_DUMP" "$ORACLE_MKFS" "$ORACLE_SLOAD" "$ORACLE_FSCK" ;;
 		esac
 	done
 }
 
-setup_work() {
-	WORK=$(mktemp -d "${TMPDIR:-/tmp}/dump-$TEST_NAME.XXXXXX") || hard_error "mktemp failed"
-	trap cleanup EXIT
-}
-
-cleanup() {
-	if [ "${KEEP_WORK:-0}" = 1 ]; then
-		echo "kept $WORK"
-	else
-		rm -rf "$WORK"
-	fi
-}
-
-pass() { npass=$((npass + 1)); echo "PASS: $*"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL: $*"; }
-
-finish() {
-	echo "$npass passed, $nfail failed"
-	[ "$nfail" -eq 0 ]
-	exit $?
-}
+setup_work() { make_scratch dump; }
 
 # check NAME CMD...: run CMD, count a pass or a failure (output shown on failure).
 check() {

@@ -1,39 +1,17 @@
 # tests/fsck/common.sh: helpers shared by the fsck.f2fs shell tests.
 #
-# Sourced by the tests in this directory.  It owns: finding the tools (our
-# fsck.f2fs, mkfs.f2fs, inject.f2fs and dump.f2fs in the build tree;
-# f2fs-tools' fsck, mkfs and sload as oracles — a missing one is a hard
-# error, exit 99), the scratch directory, running our fsck under a time
-# limit while watching for sanitizer reports, and reading inode numbers
-# and block addresses out of an image.
+# Sourced by the tests in this directory, after tests/lib.sh (tools,
+# scratch directory, counts, hard errors).  It owns: requiring the tools,
+# running our fsck under a time limit while watching for sanitizer
+# reports, and reading inode numbers and block addresses out of an image.
 #
 # Environment: FSCK_F2FS, MKFS_F2FS, INJECT_F2FS, DUMP_F2FS, FSCK_ORACLE,
 # MKFS_ORACLE, SLOAD_ORACLE override the tools; KEEP_WORK=1 keeps the
 # scratch directory; VERBOSE=1 prints every check.
 
-LC_ALL=C
-export LC_ALL
-
-: "${top_builddir:=$(pwd)}"
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-
-FSCK=${FSCK_F2FS:-$top_builddir/fsck/fsck.f2fs}
-MKFS=${MKFS_F2FS:-$top_builddir/mkfs/mkfs.f2fs}
-INJECT=${INJECT_F2FS:-$top_builddir/fsck/inject.f2fs}
-DUMP=${DUMP_F2FS:-$top_builddir/fsck/dump.f2fs}
-FSCK_ORACLE=${FSCK_ORACLE:-/usr/sbin/fsck.f2fs}
-MKFS_ORACLE=${MKFS_ORACLE:-/usr/sbin/mkfs.f2fs}
-SLOAD_ORACLE=${SLOAD_ORACLE:-/usr/sbin/sload.f2fs}
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 FSCK_TIMEOUT=${FSCK_TIMEOUT:-120}
-
-TEST_NAME=$(basename "$0" .sh)
-npass=0
-nfail=0
-
-hard_error() {
-	echo "ERROR: $TEST_NAME: $*" >&2
-	exit 99
-}
+PASS_QUIET=1
 
 require() {
 	for tool in "$@"; do
@@ -42,30 +20,8 @@ require() {
 }
 
 require "$FSCK" "$MKFS"
-for tool in truncate timeout cksum od dd; do
-	command -v $tool >/dev/null || hard_error "$tool not found"
-done
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/fsck-$TEST_NAME.XXXXXX") || hard_error "mktemp"
-cleanup() {
-	# a test that mounts something mounts it at $WORK/mnt
-	mountpoint -q "$WORK/mnt" 2>/dev/null && umount "$WORK/mnt"
-	if [ "${KEEP_WORK:-0}" = 1 ]; then
-		echo "kept $WORK"
-	else
-		rm -rf "$WORK"
-	fi
-}
-trap cleanup EXIT
-
-pass() { npass=$((npass + 1)); [ "${VERBOSE:-0}" = 1 ] && echo "ok - $*"; return 0; }
-fail() { nfail=$((nfail + 1)); echo "FAIL - $*"; }
-
-finish() {
-	echo "$TEST_NAME: $npass passed, $nfail failed"
-	[ "$nfail" -eq 0 ]
-	exit $?
-}
+require_commands truncate timeout cksum od dd
+make_scratch fsck
 
 # run_fsck IMG [options...]: our fsck with a time limit; sets RC, OUT
 # (stdout file) and ERR (stderr file).  A hang (124), a crash (>= 128) or

@@ -15,7 +15,7 @@ require "$MKFS" "$DUMP" "$SLOAD_ORACLE" "$FSCK_ORACLE"
 
 # Device paths go into the superblock (63 characters at most).
 SHORT=$(mktemp -d /tmp/f2md.XXXXXX) || hard_error "cannot create a directory in /tmp"
-trap 'rm -rf "$SHORT"; cleanup' EXIT
+trap 'rm -rf "$SHORT"; lib_cleanup' EXIT
 d0=$SHORT/d0.img d1=$SHORT/d1.img d2=$SHORT/d2.img
 TREE=$WORK/tree
 

@@ -124,7 +124,7 @@ done
 # a member device of a multi-device volume that is gone (paths in the
 # superblock hold 63 characters at most: a short directory)
 MD=$(mktemp -d /tmp/f2out.XXXXXX) || hard_error "mktemp in /tmp"
-trap 'rm -rf "$MD"; cleanup' EXIT
+trap 'rm -rf "$MD"; lib_cleanup' EXIT
 truncate -s 128M "$MD/d0.img" "$MD/d1.img"
 if "$MKFS" -f -q -c "$MD/d1.img" "$MD/d0.img" >/dev/null 2>&1; then
 	fsck_to "$WORK/o" "$WORK/e" "$MD/d0.img"

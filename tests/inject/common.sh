@@ -1,64 +1,20 @@
 # tests/inject/common.sh: helpers shared by the inject.f2fs tests.
 #
-# Sourced by the tests in this directory.  It owns: finding the tools (our
-# inject.f2fs and mkfs.f2fs in the build tree, f2fs-tools' fsck, dump and
-# sload as oracles; a missing one is a hard error, exit 99), the scratch
-# directory, making clean images (plain, and populated with sload), running
+# Sourced by the tests in this directory, after tests/lib.sh (tools,
+# scratch directory, counts, hard errors).  It owns: requiring inject.f2fs,
+# mkfs.f2fs and f2fs-tools' fsck, dump and sload, making clean images (plain, and populated with sload), running
 # inject.f2fs, and the checks every test uses: which bytes changed, what
 # f2fs-tools' fsck says, what dump.f2fs shows.
 #
 # Environment: INJECT_F2FS, MKFS_F2FS, FSCK_ORACLE, DUMP_ORACLE,
 # SLOAD_ORACLE override the tools; KEEP_WORK=1 keeps the scratch directory.
 
-LC_ALL=C
-export LC_ALL
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
-: "${top_builddir:=$(pwd)}"
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-
-INJECT=${INJECT_F2FS:-$top_builddir/fsck/inject.f2fs}
-MKFS=${MKFS_F2FS:-$top_builddir/mkfs/mkfs.f2fs}
-FSCK_ORACLE=${FSCK_ORACLE:-/usr/sbin/fsck.f2fs}
-DUMP_ORACLE=${DUMP_ORACLE:-/usr/sbin/dump.f2fs}
-SLOAD_ORACLE=${SLOAD_ORACLE:-/usr/sbin/sload.f2fs}
-
-TEST_NAME=$(basename "$0" .sh)
-npass=0
-nfail=0
-
-hard_error() {
-	echo "ERROR: $TEST_NAME: $*" >&2
-	exit 99
-}
-
-for tool in "$INJECT" "$MKFS"; do
-	[ -x "$tool" ] || hard_error "$tool not built"
-done
-for tool in "$FSCK_ORACLE" "$DUMP_ORACLE" "$SLOAD_ORACLE"; do
-	[ -x "$tool" ] || hard_error "f2fs-tools oracle $tool missing (apt-get install f2fs-tools)"
-done
-for tool in cmp od truncate; do
-	command -v $tool >/dev/null || hard_error "$tool not found"
-done
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/inject-$TEST_NAME.XXXXXX") || hard_error "mktemp"
-cleanup() {
-	if [ "${KEEP_WORK:-0}" = 1 ]; then
-		echo "kept $WORK"
-	else
-		rm -rf "$WORK"
-	fi
-}
-trap cleanup EXIT
-
-pass() { npass=$((npass + 1)); echo "ok - $*"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL - $*"; }
-
-finish() {
-	echo "$TEST_NAME: $npass passed, $nfail failed"
-	[ "$nfail" -eq 0 ]
-	exit $?
-}
+require_built "$INJECT" "$MKFS"
+require_oracles "$FSCK_ORACLE" "$DUMP_ORACLE" "$SLOAD_ORACLE"
+require_commands cmp od truncate
+make_scratch inject
 
 # mkimg NAME [mkfs options...]: a clean 256 MiB image made by our mkfs.
 mkimg() {

@@ -1,8 +1,8 @@
 # tests/mkfs/common.sh: helpers shared by the mkfs shell tests.
 #
-# Sourced (not run) by the tests in this directory.  It owns: locating the
-# mkfs under test and the f2fs-tools oracles, the per-test scratch directory
-# and its cleanup, running a command with a time limit while capturing its
+# Sourced (not run) by the tests in this directory, after tests/lib.sh
+# (tools, counts, hard errors).  It owns: the per-test scratch directory
+# (under the build directory) and its cleanup hooks, running a command with a time limit while capturing its
 # exit code and output, and the "is this image clean" oracle check.
 #
 # Environment:
@@ -12,28 +12,8 @@
 #   KEEP_WORK=1    keep the scratch directory (images are sparse)
 #   VERBOSE=1      print every command as it runs
 
-LC_ALL=C
-export LC_ALL
-
-: "${top_builddir:=$(pwd)}"
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-
-MKFS=${MKFS_F2FS:-$top_builddir/mkfs/mkfs.f2fs}
-FSCK_ORACLE=${FSCK_ORACLE:-/usr/sbin/fsck.f2fs}
-DUMP_ORACLE=${DUMP_ORACLE:-/usr/sbin/dump.f2fs}
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 CMD_TIMEOUT=${CMD_TIMEOUT:-300}
-
-TEST_NAME=$(basename "$0" .sh)
-WORK=
-nfail=0
-npass=0
-
-# A missing tool or an unusable environment is a hard error (automake: 99),
-# never a skip: these tests must run everywhere the project is built.
-hard_error() {
-	echo "ERROR: $TEST_NAME: $*" >&2
-	exit 99
-}
 
 require_tools() {
 	[ -x "$MKFS" ] || hard_error "mkfs under test not found or not executable: $MKFS (build it, or set MKFS_F2FS)"
@@ -161,19 +141,3 @@ new_sparse() {
 	truncate -s "$2" "$1" || hard_error "cannot create sparse file $1 of size $2"
 }
 
-pass() {
-	npass=$((npass + 1))
-	echo "PASS  $*"
-}
-
-fail() {
-	nfail=$((nfail + 1))
-	echo "FAIL  $*"
-}
-
-# finish: summary line and exit status.
-finish() {
-	echo "$TEST_NAME: $npass passed, $nfail failed"
-	[ "$nfail" = 0 ]
-	exit $?
-}
