@@ -29,6 +29,17 @@ kt_dev() {
 	basename "$(readlink "/dev/img/$1")"
 }
 
+# The kernel's compression counters of volume $1: it must have written
+# compressed blocks and saved some.
+kt_expect_compressed() {
+	kt_sysfs=/sys/fs/f2fs/$(kt_dev "$1")
+	kt_written=$(cat "$kt_sysfs/compr_written_block" 2>/dev/null || echo 0)
+	kt_saved=$(cat "$kt_sysfs/compr_saved_block" 2>/dev/null || echo 0)
+	echo "$1: $kt_written compressed blocks written, $kt_saved saved"
+	[ "$kt_written" -gt 0 ] && [ "$kt_saved" -gt 0 ] ||
+		kt_fail "$1: the kernel wrote no compressed blocks"
+}
+
 # SBI_NEED_FSCK is bit 2 of the in-memory s_flag the kernel exposes.
 kt_need_fsck() {
 	kt_status=/sys/fs/f2fs/$(kt_dev "$1")/stat/sb_status

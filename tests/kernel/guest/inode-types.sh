@@ -120,12 +120,7 @@ for s in "$@"; do
 		sync
 		case ",$feats," in
 		*,compr,*)
-			sysfs=/sys/fs/f2fs/$(kt_dev "$name")
-			written=$(cat "$sysfs/compr_written_block" 2>/dev/null || echo 0)
-			saved=$(cat "$sysfs/compr_saved_block" 2>/dev/null || echo 0)
-			echo "$name: $written compressed blocks written, $saved saved"
-			[ "$written" -gt 0 ] && [ "$saved" -gt 0 ] ||
-				kt_fail "$name: the kernel wrote no compressed blocks"
+			kt_expect_compressed "$name"
 			;;
 		esac
 		case ",$feats," in
