@@ -175,6 +175,48 @@ static bool check_compression(struct fsck_walk *w, uint32_t ino, const struct f2
 	return true;
 }
 
+static bool bytes_nonzero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return true;
+	return false;
+}
+
+/*
+ * The bytes of an inline file's area.  The kernel reads the whole area into
+ * page 0 (f2fs_do_read_inline_data()), whatever the data-exist flag says,
+ * so bytes past i_size show up when the file is extended by truncate; and
+ * when the file outgrows the area, it copies the bytes to a block only if
+ * the data-exist flag is set (f2fs_convert_inline_page()): with the flag
+ * clear, content a read returns today is dropped.  Every kernel write path
+ * keeps the bytes past i_size zero and sets the flag with the first byte.
+ */
+static void check_inline_bytes(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri,
+			       uint32_t max_inline)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	const uint8_t *area = (const uint8_t *)&ri->i_addr[fsck_extra_words(ri) + 1];
+	uint64_t i_size = le64_to_cpu(ri->i_size);
+	uint32_t size = i_size < max_inline ? (uint32_t)i_size : max_inline;
+	struct f2fs_node *c;
+
+	if (!(ri->i_inline & F2FS_DATA_EXIST) && bytes_nonzero(area, size)) {
+		REPORT(PR_INODE_INLINE_BYTES, .found = size,
+		       .str = "holds the file's bytes but the data-exist flag is clear "
+			      "(the kernel would drop them when the file grows)");
+		if ((c = FIX()))
+			c->i.i_inline |= F2FS_DATA_EXIST;
+	}
+	if (bytes_nonzero(area + size, max_inline - size)) {
+		REPORT(PR_INODE_INLINE_BYTES, .found = size,
+		       .str = "holds non-zero bytes past i_size (an extending truncate would show them)");
+		if ((c = FIX()))
+			memset((uint8_t *)&c->i.i_addr[fsck_extra_words(ri) + 1] + size, 0,
+			       max_inline - size);
+	}
+}
+
 static void check_inline_data(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri,
 			      uint32_t max_inline)
 {
@@ -204,6 +246,27 @@ static void check_inline_data(struct fsck_walk *w, uint32_t ino, const struct f2
 		if (c)
 			c->i.i_addr[fsck_extra_words(ri)] = 0;
 	}
+	if (S_ISREG(mode) || S_ISLNK(mode))
+		check_inline_bytes(w, ino, ri, max_inline);
+}
+
+/* The kernel moves inline dentries out to a block only when the reserved
+ * first word reads as free (f2fs_move_inline_dirents() refuses the
+ * directory with -EFSCORRUPTED otherwise). */
+static void check_inline_dentry_reserve(struct fsck_walk *w, uint32_t ino,
+					const struct f2fs_inode *ri)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint32_t word = fsck_extra_words(ri);
+	struct f2fs_node *c;
+
+	if (!(ri->i_inline & F2FS_INLINE_DENTRY) || !S_ISDIR(le16_to_cpu(ri->i_mode)) ||
+	    !ri->i_addr[word])
+		return;
+	REPORT(PR_INODE_INLINE_DENTRY, .found = le32_to_cpu(ri->i_addr[word]),
+	       .str = "with its reserved first word set (the kernel refuses to convert the directory)");
+	if ((c = FIX()))
+		c->i.i_addr[word] = 0;
 }
 
 static void check_ext(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri,
@@ -249,7 +312,7 @@ static void check_misc(struct fsck_walk *w, uint32_t ino, const struct f2fs_inod
 			c->i.i_xattr_nid = 0;
 	}
 	if ((ri->i_inline & F2FS_INLINE_DENTRY) && !S_ISDIR(mode)) {
-		REPORT(PR_INODE_INLINE_DENTRY);
+		REPORT(PR_INODE_INLINE_DENTRY, .str = "on a non-directory");
 		if ((c = FIX()))
 			c->i.i_inline &= (uint8_t)~F2FS_INLINE_DENTRY;
 	}
@@ -340,6 +403,7 @@ bool fsck_check_inode_fields(struct fsck_walk *w, const struct fsck_item *it,
 		f->addrs_per_block -= f->addrs_per_block % f->cluster;
 	}
 	check_inline_data(w, ino, ri, 4 * (DEF_ADDRS_PER_INODE - extra - ixa - 1));
+	check_inline_dentry_reserve(w, ino, ri);
 	check_ext(w, ino, ri, f);
 	return true;
 }

@@ -166,7 +166,7 @@ const struct fsck_problem_def fsck_problems[] = {
 	P(INODE_INLINE_DATA, E, false, FIX_INODE_FIELD,
 	  "ino {ino}: inline data {str}"),
 	P(INODE_INLINE_DENTRY, E, false, FIX_INODE_FIELD,
-	  "ino {ino}: inline dentry flag on a non-directory"),
+	  "ino {ino}: inline dentry flag {str}"),
 	P(INODE_XATTR_NID, E, false, FIX_INODE_FIELD,
 	  "ino {ino}: i_xattr_nid {found} is invalid"),
 	P(XATTR_ENTRY, E, false, FIX_INODE_FIELD,
@@ -200,6 +200,8 @@ const struct fsck_problem_def fsck_problems[] = {
 	P(INODE_XATTR_AREA_ADDRS, E, false, FIX_BLOCK_REMAP,
 	  "ino {ino}: the inline xattr area holds {found} block addresses of the file (a writer "
 	  "ignored i_inline_xattr_size): the kernel reads the file from block {idx} on at the wrong offsets"),
+	P(INODE_INLINE_BYTES, W, true, FIX_INODE_FIELD,
+	  "ino {ino}: the inline data area (i_size {found}) {str}"),
 	P(DENT_NAME_LEN, E, false, FIX_DENTRY_DROP,
 	  "{path}: dentry slot {idx} has name length {found}"),
 	P(DENT_SLOTS, E, false, FIX_DENTRY_DROP,

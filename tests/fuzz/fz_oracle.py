@@ -127,6 +127,20 @@ class CaseRunner:
                if re.search(r'\[Fail\]|ASSERT|\[FIX\]|[Ee]rror', l)]
         return r.rc, bad
 
+    def free_segments_only_low(self, img, bad):
+        """f2fs-tools' only complaint is a checkpoint free_segment_count
+        below the free segments the SIT leaves.  The kernel never reads
+        that count (do_checkpoint() writes it, mount rebuilds the free map
+        from the SIT): a lower count changes nothing, and ours reports
+        only a count above the free segments (tests/fuzz/README)."""
+        counts = [re.search(r'free segment_count matched with CP\s+\[Fail\] \[0x([0-9a-f]+)\]', l)
+                  for l in bad]
+        if not bad or not all(counts):
+            return False
+        r = run([self.tools.fsck, '-l', img], self.tools.timeout)
+        m = re.search(r'^free_segment_count:\s*(\d+)', r.out, re.M)
+        return bool(m) and int(m.group(1)) < int(counts[0].group(1), 16)
+
     def make(self, spec, img):
         copy_sparse(self.bases[spec['base']], img)
         return apply_case(self.tools, img, spec, self.targets[spec['base']], self.width_cache)
@@ -188,7 +202,7 @@ class CaseRunner:
         if rep.rc in (0, 1) and after.rc == 0:
             rc, bad = self.oracle(img)
             out.tools_after = rc
-            if rc != 0:
+            if rc != 0 and not self.free_segments_only_low(img, bad):
                 out.fail('tools-after', 'f2fs-tools --dry-run exit %d: %s' %
                          (rc, ' | '.join(bad[:3])))
 
