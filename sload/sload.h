@@ -1,0 +1,149 @@
+/*
+ * sload.h - sload.f2fs: one context per run, passed to every step.
+ *
+ * The tree is walked depth first.  A directory's children get their nids
+ * first; each child is then written completely (data, node blocks, inode)
+ * before the next, and the directory's dentry blocks and inode come last.
+ * Inodes of files with more than one link wait in memory until the walk
+ * has counted their names.
+ */
+#ifndef SLOAD_H
+#define SLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "f2fs_fs.h"
+#include "f2fs_mount.h"
+#include "f2fs_sit.h"
+#include "f2fs_nat.h"
+#include "f2fs_alloc.h"
+#include "f2fs_commit.h"
+
+struct sload_fs_config;
+struct sload_contexts;
+
+struct sload_opts {
+	const char *source;		/* -f */
+	const char *device;
+	const char *mount_point;	/* -t: prefix of paths in fs_config/file_contexts */
+	const char *fs_config;		/* -C */
+	const char *file_contexts;	/* -s */
+	const char *product_out;	/* -p */
+	int debug;			/* -d */
+	bool have_timestamp;		/* -T */
+	uint64_t timestamp;
+	bool preserve_owner;		/* -P */
+	bool no_inline_data;		/* --no-inline-data */
+};
+
+/* An inode whose link count the walk is still counting. */
+struct sload_link {
+	dev_t dev;
+	ino_t ino;
+	uint32_t nid;
+	uint32_t links;
+	struct f2fs_node *node;		/* built, written at the end */
+	int log;
+};
+
+/* A name to put in a directory being built. */
+struct sload_dent {
+	char *name;
+	uint16_t len;
+	uint8_t type;
+	uint32_t ino;
+	uint32_t hash;
+};
+
+struct sload_stats {
+	uint64_t files, dirs, symlinks, specials, hardlinks, xattr_nodes;
+	uint64_t data_blocks, node_blocks;
+};
+
+struct sload_ctx {
+	struct sload_opts o;
+	struct f2fs_fs *fs;
+	struct f2fs_sit_model sit;
+	struct f2fs_nat_model nat;
+	struct f2fs_logs logs;
+	struct f2fs_nid_alloc nids;
+	struct f2fs_commit_plan plan;
+	uint64_t cp_ver;		/* node footers */
+	uint32_t extra_words;		/* i_extra_isize / 4, 0 without extra_attr */
+	uint32_t xattr_words;		/* inline xattr area of the inodes we make */
+	int64_t block_delta, node_delta, inode_delta;
+	struct sload_link *links;
+	size_t n_links, cap_links;
+	struct sload_fs_config *fsc;
+	struct sload_contexts *sec;
+	struct sload_stats st;
+	uint8_t *io;			/* one read buffer for file data */
+	char errbuf[512];		/* why the run failed, for the message */
+};
+
+#define SLOAD_IO_BLOCKS 256
+
+/* Messages (sload_main.c) */
+void sload_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* sload_node.c: node and data blocks */
+int sload_write_node(struct sload_ctx *c, struct f2fs_node *n, uint32_t nid, uint32_t ino,
+		     uint32_t ofs, bool is_dir, bool inode);
+uint32_t sload_inode_extra_words(const struct f2fs_inode *i);
+uint32_t sload_inode_xattr_words(const struct sload_ctx *c, const struct f2fs_inode *i);
+uint32_t sload_inode_data_slots(const struct sload_ctx *c, const struct f2fs_inode *i);
+uint32_t sload_inline_capacity(const struct sload_ctx *c, const struct f2fs_inode *i);
+
+/* Block map of one file being written, block index order. */
+struct sload_fmap {
+	struct sload_ctx *c;
+	struct f2fs_node *inode;
+	uint32_t ino;
+	bool is_dir;
+	uint32_t base;			/* extra words */
+	uint32_t in_inode;		/* data slots in the inode */
+	struct f2fs_node *dn, *ind, *dind;
+	uint32_t dn_nid, ind_nid, dind_nid;
+	uint64_t dn_first, ind_first, dind_first;	/* first file block each covers */
+	int dn_slot_parent;		/* which i_nid / which slot in ind */
+	uint32_t dn_ofs, ind_ofs;
+	uint64_t blocks;		/* data + node blocks, without the inode */
+};
+void sload_fmap_init(struct sload_fmap *m, struct sload_ctx *c, struct f2fs_node *inode,
+		     uint32_t ino, bool is_dir);
+int sload_fmap_add(struct sload_fmap *m, uint64_t index, const void *data, int log);
+int sload_fmap_finish(struct sload_fmap *m);
+void sload_fmap_free(struct sload_fmap *m);
+
+/* sload_inode.c */
+void sload_inode_init(struct sload_ctx *c, struct f2fs_node *n, const struct stat *st,
+		      uint32_t pino, const char *name, size_t namelen);
+int sload_xattrs(struct sload_ctx *c, struct f2fs_node *n, uint32_t ino, const char *path,
+		 const char *fs_path, const struct stat *st, uint64_t *blocks);
+void sload_inode_checksum(const struct sload_ctx *c, struct f2fs_node *n);
+int sload_data_log(const struct sload_ctx *c, const char *name, struct f2fs_node *n);
+
+/* sload_dir.c */
+int sload_write_dir_entries(struct sload_ctx *c, struct f2fs_node *n, uint32_t ino,
+			    uint32_t pino, struct sload_dent *d, size_t nd, bool casefold);
+uint32_t sload_name_hash(const struct sload_ctx *c, const char *name, size_t len, bool casefold);
+int sload_read_dir_entries(struct sload_ctx *c, const struct f2fs_node *n,
+			   struct sload_dent **out, size_t *nout, uint32_t **blocks, size_t *nblocks);
+
+/* sload_tree.c */
+int sload_load_tree(struct sload_ctx *c);
+
+/* sload_config.c: fs_config and file_contexts */
+int sload_fs_config_load(struct sload_ctx *c, const char *path);
+void sload_fs_config_free(struct sload_ctx *c);
+/* Apply the entry for fs_path: uid, gid, mode bits, capabilities. */
+bool sload_fs_config_apply(const struct sload_ctx *c, const char *fs_path, bool is_dir,
+			   uint32_t *uid, uint32_t *gid, uint32_t *mode, uint64_t *caps);
+int sload_contexts_load(struct sload_ctx *c, const char *path);
+void sload_contexts_free(struct sload_ctx *c);
+const char *sload_context_of(const struct sload_ctx *c, const char *fs_path, uint32_t mode);
+
+#endif

@@ -1,0 +1,283 @@
+/*
+ * sload_main.c - sload.f2fs: options, opening the volume (SIT and NAT
+ * models), the load, and one atomic checkpoint at the end.  Nothing the
+ * old checkpoint refers to is written over: a run cut at any write leaves
+ * the volume as it was.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "f2fs_err.h"
+#include "f2fs_features.h"
+#include "sload.h"
+
+void sload_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("sload.f2fs: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: sload.f2fs [options] -f SOURCE_DIR DEVICE\n"
+"Options:\n"
+"  -f dir        the tree to load (its entries go into the volume's root)\n"
+"  -t path       mount point: prefix of the paths fs_config and file_contexts\n"
+"                are matched with (e.g. /system)\n"
+"  -C file       Android fs_config text: \"path uid gid mode [capabilities=0x..]\"\n"
+"  -s file       SELinux file_contexts (security.selinux of every inode)\n"
+"  -p dir        product out directory (accepted; -C gives the fs_config)\n"
+"  -P            keep the source's owners (default: uid and gid 0)\n"
+"  -T time       timestamp (seconds since the epoch) for every inode\n"
+"  -d N          debug level (1: summary, 2: every entry)\n"
+"  -c, -a, -x, -m  compression (not supported: refused)\n"
+"  -r            read-only image (not supported: refused)\n"
+"  --no-inline-data  never store file data or symlink targets in the inode\n"
+"  -h, --help    show this help\n"
+"  -V, --version print the version and exit\n");
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-')
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* 0 to go on, 1 done (help/version), -1 usage error. */
+static int parse_options(int argc, char **argv, struct sload_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "no-inline-data", no_argument, NULL, 'I' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "a:cC:d:f:hm:p:Prs:t:T:Vx:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'f': o->source = optarg; break;
+		case 't': o->mount_point = optarg; break;
+		case 'C': o->fs_config = optarg; break;
+		case 's': o->file_contexts = optarg; break;
+		case 'p': o->product_out = optarg; break;
+		case 'P': o->preserve_owner = true; break;
+		case 'I': o->no_inline_data = true; break;
+		case 'd':
+			if (parse_u64(optarg, &v) || v > 9) {
+				sload_err("-d %s: expected a level 0..9", optarg);
+				return -1;
+			}
+			o->debug = (int)v;
+			break;
+		case 'T':
+			if (parse_u64(optarg, &v)) {
+				sload_err("-T %s: expected seconds since the epoch", optarg);
+				return -1;
+			}
+			o->have_timestamp = true;
+			o->timestamp = v;
+			break;
+		case 'c': case 'a': case 'x': case 'm':
+			sload_err("-%c: compressed files are not supported", ch);
+			return -1;
+		case 'r':
+			sload_err("-r: read-only images are not supported");
+			return -1;
+		case 'h':
+			usage(stdout);
+			return 1;
+		case 'V':
+			printf("sload.f2fs (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			return 1;
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc - 1 || !o->source) {
+		sload_err("usage: sload.f2fs [options] -f SOURCE_DIR DEVICE");
+		return -1;
+	}
+	o->device = argv[optind];
+	return 0;
+}
+
+/* Refuse volumes a load could damage or would not describe right. */
+static int check_volume(struct sload_ctx *c)
+{
+	const struct f2fs_fs *fs = c->fs;
+
+	if (!(fs->cp_flags & CP_UMOUNT_FLAG)) {
+		sload_err("%s was not cleanly unmounted (mount it once, or run fsck.f2fs)", c->o.device);
+		return -1;
+	}
+	if (fs->cp_flags & (CP_ERROR_FLAG | CP_FSCK_FLAG | CP_DISABLED_FLAG | CP_QUOTA_NEED_FSCK_FLAG)) {
+		sload_err("%s needs fsck.f2fs first (checkpoint flags 0x%x)", c->o.device, fs->cp_flags);
+		return -1;
+	}
+	if (fs->features & (F2FS_FEATURE_BLKZONED | F2FS_FEATURE_RO | F2FS_FEATURE_ENCRYPT |
+			    F2FS_FEATURE_QUOTA_INO | F2FS_FEATURE_PRJQUOTA)) {
+		char names[256];
+
+		f2fs_features_to_string(fs->features & (F2FS_FEATURE_BLKZONED | F2FS_FEATURE_RO |
+				F2FS_FEATURE_ENCRYPT | F2FS_FEATURE_QUOTA_INO | F2FS_FEATURE_PRJQUOTA),
+				names, sizeof(names));
+		sload_err("%s: volumes with %s are not supported", c->o.device, names);
+		return -1;
+	}
+	if (fs->ndevs > 1) {
+		sload_err("%s: multi-device volumes are not supported", c->o.device);
+		return -1;
+	}
+	return 0;
+}
+
+static int open_volume(struct sload_ctx *c)
+{
+	struct f2fs_dev_opts opts = { .exclusive = true };
+	uint32_t bad = 0;
+	int err = f2fs_fs_open(c->o.device, &opts, &c->fs);
+
+	if (err) {
+		sload_err("%s: cannot open the volume: %s", c->o.device, f2fs_strerror(err));
+		return -1;
+	}
+	if (check_volume(c))
+		return -1;
+	err = f2fs_sit_load(c->fs, &c->sit, &bad);
+	if (!err && bad)
+		err = -EFSCORRUPTED;
+	if (!err)
+		err = f2fs_nat_init(&c->nat, c->fs->max_nid, c->fs->nat_bitmap);
+	if (!err)
+		err = f2fs_nat_load_all(c->fs, &c->nat);
+	if (!err)
+		err = f2fs_logs_init(&c->logs, c->fs, &c->sit);
+	if (err) {
+		sload_err("%s: cannot load SIT and NAT: %s (run fsck.f2fs)", c->o.device, f2fs_strerror(err));
+		return -1;
+	}
+	f2fs_nid_alloc_init(&c->nids, &c->nat);
+	f2fs_commit_plan_init(&c->plan, c->fs);
+	c->cp_ver = c->plan.version;
+	c->extra_words = (c->fs->features & F2FS_FEATURE_EXTRA_ATTR) ? F2FS_TOTAL_EXTRA_ATTR_SIZE / 4 : 0;
+	c->xattr_words = DEFAULT_INLINE_XATTR_ADDRS;
+	return 0;
+}
+
+static int load_inputs(struct sload_ctx *c)
+{
+	struct stat st;
+	int err;
+
+	if (stat(c->o.source, &st) || !S_ISDIR(st.st_mode)) {
+		sload_err("%s: not a directory", c->o.source);
+		return -1;
+	}
+	if (c->o.fs_config && (err = sload_fs_config_load(c, c->o.fs_config))) {
+		sload_err("%s: %s", c->errbuf[0] ? c->errbuf : c->o.fs_config, f2fs_strerror(err));
+		return -1;
+	}
+	if (c->o.file_contexts && (err = sload_contexts_load(c, c->o.file_contexts))) {
+		sload_err("%s: %s", c->errbuf[0] ? c->errbuf : c->o.file_contexts, f2fs_strerror(err));
+		return -1;
+	}
+	c->io = malloc((size_t)SLOAD_IO_BLOCKS * F2FS_BLKSIZE);
+	return c->io ? 0 : -1;
+}
+
+static int commit(struct sload_ctx *c)
+{
+	struct f2fs_commit_plan *p = &c->plan;
+	int err = f2fs_logs_finish(&c->logs, p);
+
+	if (err)
+		return err;
+	p->valid_block_count = (uint64_t)((int64_t)p->valid_block_count + c->block_delta);
+	p->valid_node_count = (uint32_t)((int64_t)p->valid_node_count + c->node_delta);
+	p->valid_inode_count = (uint32_t)((int64_t)p->valid_inode_count + c->inode_delta);
+	p->free_segment_count = f2fs_logs_free_segments(&c->logs, p);
+	if (c->nids.cursor > p->next_free_nid)
+		p->next_free_nid = c->nids.cursor < c->fs->max_nid ? c->nids.cursor : c->fs->max_nid - 1;
+	if (p->valid_block_count > p->user_block_count)
+		return -ENOSPC;
+	err = f2fs_dev_flush(c->fs->dev);
+	if (!err)
+		err = f2fs_commit(c->fs, &c->sit, &c->nat, p);
+	return err;
+}
+
+static void report(const struct sload_ctx *c)
+{
+	const struct sload_stats *s = &c->st;
+
+	if (!c->o.debug)
+		return;
+	fprintf(stderr, "sload.f2fs: %" PRIu64 " files, %" PRIu64 " directories, %" PRIu64
+		" symlinks, %" PRIu64 " special files, %" PRIu64 " extra hard links; %" PRIu64
+		" data blocks, %" PRIu64 " node blocks (%" PRIu64 " xattr nodes)\n",
+		s->files, s->dirs, s->symlinks, s->specials, s->hardlinks, s->data_blocks,
+		s->node_blocks, s->xattr_nodes);
+}
+
+static void cleanup(struct sload_ctx *c)
+{
+	f2fs_logs_free(&c->logs);
+	f2fs_nat_free(&c->nat);
+	f2fs_sit_free(&c->sit);
+	sload_fs_config_free(c);
+	sload_contexts_free(c);
+	free(c->io);
+	if (c->fs)
+		f2fs_fs_close(c->fs);
+}
+
+int main(int argc, char **argv)
+{
+	struct sload_ctx *c = calloc(1, sizeof(*c));
+	int rc = 1, err;
+
+	if (!c)
+		return 1;
+	err = parse_options(argc, argv, &c->o);
+	if (err) {
+		free(c);
+		return err > 0 ? 0 : 1;
+	}
+	if (load_inputs(c) || open_volume(c))
+		goto out;
+	err = sload_load_tree(c);
+	if (!err)
+		err = commit(c);
+	if (err) {
+		sload_err("%s%s%s; the volume is unchanged", c->errbuf, c->errbuf[0] ? ": " : "",
+			  f2fs_strerror(err));
+		goto out;
+	}
+	report(c);
+	rc = 0;
+out:
+	cleanup(c);
+	free(c);
+	return rc;
+}
