@@ -31,6 +31,12 @@ struct f2fs_layout_params {
 	 * first is total_sectors * sector_size and holds all metadata). */
 	uint32_t nr_extra_devs;
 	uint64_t extra_dev_bytes[MAX_DEVICES - 1];
+	/* Zoned volumes (mkfs -m): the writable blocks of every section (the
+	 * zone capacity), when below the section size; 0 when every block of
+	 * a section is usable.  User blocks and free segments count only
+	 * these (f2fs_zone.h's usable segments), reserve and overprovision
+	 * stay whole sections. */
+	uint64_t sec_cap_blocks;
 };
 
 /* Why a layout could not be computed: one of these, for the message. */
@@ -74,7 +80,9 @@ struct f2fs_layout {
 	uint32_t rsvd_segment_count;
 	uint32_t overprov_segment_count;
 	uint64_t user_block_count;
-	uint32_t free_segment_count;	/* at mkfs time: main - 6 logs */
+	uint32_t free_segment_count;	/* at mkfs time: usable main - 6 logs */
+	uint64_t sec_usable_blocks;	/* writable blocks of a section */
+	uint32_t usable_segs_per_sec;	/* segments with a writable block */
 	uint32_t nat_bits_blocks;	/* blocks of nat_bits at the end of a pack */
 	uint32_t cur_seg[NR_CURSEG_TYPE];	/* initial logs, main-relative segno */
 	/* devices: 1 for a single device; segments each contributes (the

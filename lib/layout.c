@@ -7,7 +7,10 @@
  * so the version bitmaps fit the checkpoint unless -i), SSA padded so the
  * metadata ends on a zone boundary, main area in whole zones, then the
  * reserved and overprovision segments (whole sections), then the initial
- * positions of the six logs, each in its own zone.
+ * positions of the six logs, each in its own zone.  On a zoned volume
+ * whose zone capacity is below the zone (section) size, only the blocks
+ * before the capacity count as user space and only segments holding such
+ * blocks as free.
  *
  * Reserved space: garbage collection of a full volume needs about 1/p
  * free sections to win one back when a fraction p of the main area is
@@ -21,6 +24,7 @@
 #include "f2fs_fs.h"
 #include "f2fs_err.h"
 #include "f2fs_layout.h"
+#include "f2fs_zone.h"
 
 /* Bytes of the checkpoint block available for the two version bitmaps,
  * and the most the SIT bitmap may take there (64 bytes stay for NAT). */
@@ -262,7 +266,7 @@ static uint64_t ovp_plan(const struct f2fs_layout *l, double ratio,
 		return 0;
 	*rsvd_out = (uint32_t)rsvd;
 	*ovp_out = (uint32_t)ovp;
-	return (main_segs - ovp) * BLKS_PER_SEG;
+	return (main_segs - ovp) / sps * l->sec_usable_blocks;
 }
 
 /* For volumes too small for any ratio above: one reserved section per log
@@ -280,7 +284,7 @@ static uint64_t compact_plan(const struct f2fs_layout *l, double *ratio,
 	*rsvd_out = (uint32_t)rsvd;
 	*ovp_out = (uint32_t)ovp;
 	*ratio = 100.0 * (double)(ovp - rsvd) / (double)(l->segment_count_main - rsvd);
-	return (l->segment_count_main - ovp) * BLKS_PER_SEG;
+	return (l->segment_count_main - ovp) / sps * l->sec_usable_blocks;
 }
 
 static int layout_overprovision(const struct f2fs_layout_params *p, struct f2fs_layout *l,
@@ -325,7 +329,25 @@ static int layout_overprovision(const struct f2fs_layout_params *p, struct f2fs_
 	l->rsvd_segment_count = best_rsvd;
 	l->overprov_segment_count = best_ovp;
 	l->user_block_count = best;
-	l->free_segment_count = l->segment_count_main - NR_CURSEG_TYPE;
+	l->free_segment_count = l->section_count * l->usable_segs_per_sec - NR_CURSEG_TYPE;
+	return 0;
+}
+
+/* Writable blocks and segments of a section: all of them, or those
+ * before the zone capacity. */
+static int layout_capacity(const struct f2fs_layout_params *p, struct f2fs_layout *l,
+			   enum f2fs_layout_error *why)
+{
+	uint64_t sec_blocks = (uint64_t)l->segs_per_sec * BLKS_PER_SEG;
+	uint64_t cap = p->sec_cap_blocks && p->sec_cap_blocks < sec_blocks ? p->sec_cap_blocks
+									 : sec_blocks;
+
+	l->sec_usable_blocks = cap;
+	l->usable_segs_per_sec = f2fs_zone_usable_segs_in_sec(sec_blocks, cap, l->segs_per_sec);
+	if ((uint64_t)l->section_count * l->usable_segs_per_sec <= NR_CURSEG_TYPE) {
+		*why = F2FS_LAYOUT_TOO_SMALL;
+		return -ENOSPC;
+	}
 	return 0;
 }
 
@@ -406,7 +428,7 @@ int f2fs_layout_compute(const struct f2fs_layout_params *p,
 		*why = F2FS_LAYOUT_TOO_LARGE;
 		return -EFBIG;
 	}
-	if ((err = layout_overprovision(p, l, why)))
+	if ((err = layout_capacity(p, l, why)) || (err = layout_overprovision(p, l, why)))
 		return err;
 	layout_cursegs(l);
 	layout_nat_bits(l);

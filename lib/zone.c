@@ -443,6 +443,15 @@ static void sb_printf(struct strbuf *b, const char *fmt, ...)
 	}
 }
 
+/* A size line in KiB or MiB when it divides evenly. */
+static void sb_bytes(struct strbuf *b, const char *key, uint64_t blocks)
+{
+	if (blocks % 256 == 0)
+		sb_printf(b, "%s %lluM\n", key, (unsigned long long)blocks / 256);
+	else
+		sb_printf(b, "%s %lluK\n", key, (unsigned long long)blocks * 4);
+}
+
 int f2fs_zone_model_format(const struct f2fs_zoned *zd, char **out)
 {
 	struct strbuf b = { 0 };
@@ -452,8 +461,8 @@ int f2fs_zone_model_format(const struct f2fs_zoned *zd, char **out)
 	while (leading_conv < zd->nr_zones && !f2fs_zone_is_seq(&zd->zones[leading_conv]))
 		leading_conv++;
 	sb_printf(&b, "# f2fs emulated zone model (see mkfs.f2fs(8), --zone-model)\n");
-	sb_printf(&b, "zone_size %llu\n", (unsigned long long)zd->zone_blocks * F2FS_BLKSIZE);
-	sb_printf(&b, "zone_capacity %llu\n", (unsigned long long)seq_capacity(zd) * F2FS_BLKSIZE);
+	sb_bytes(&b, "zone_size", zd->zone_blocks);
+	sb_bytes(&b, "zone_capacity", seq_capacity(zd));
 	sb_printf(&b, "conventional %u\n", leading_conv);
 	sb_printf(&b, "model %s\n", f2fs_zoned_model_name(zd->model));
 	for (uint32_t i = 0; i < zd->nr_zones; i++) {

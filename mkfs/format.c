@@ -1,7 +1,8 @@
 /*
  * format.c - writing a new volume from a computed layout.
  *
- * Order of writes: erase old signatures (-f), discard (-t 1), invalidate
+ * Order of writes: reset the sequential zones (-m), erase old signatures
+ * (-f), discard (-t 1, not on zoned devices), invalidate
  * the old superblocks, zero the current SIT and NAT copies, write the SIT
  * and NAT blocks that describe the initial tree (nothing goes to the
  * journals, so the nat_bits are exact from the start), the summaries of
@@ -299,7 +300,11 @@ static int write_tree(struct mkfs_ctx *ctx)
 		    (err = main_write(ctx, data_addr(ctx, dk++), 1, &dent)))
 			return err;
 	}
-	/* No stale node chain may start where roll-forward would look. */
+	/* No stale node chain may start where roll-forward would look (a
+	 * reset sequential zone reads back zeroes and takes no write there:
+	 * its write pointer must stay at the log's position). */
+	if (mkfs_in_seq_zone(ctx, seg_start(ctx, CURSEG_WARM_NODE)))
+		return 0;
 	memset(zero, 0, sizeof(zero));
 	return main_write(ctx, seg_start(ctx, CURSEG_WARM_NODE), 1, zero);
 }
@@ -422,18 +427,26 @@ static int zero_metadata(struct mkfs_ctx *ctx)
 	return err;
 }
 
-/* Erase old signatures (-f) and discard (-t 1) on every device. */
+/* Reset the sequential zones of a zoned device (first: nothing can be
+ * written into them before), erase old signatures (-f) and discard (-t 1;
+ * not on a zoned device, whose zones were reset) on every device. */
 static int prepare_one(struct mkfs_ctx *ctx, struct f2fs_dev *dev, const char *path,
 		       bool *trimmed)
 {
 	int err;
 
+	if (ctx->o.zoned && dev->zoned) {
+		err = mkfs_zoned_reset(dev);
+		if (err)
+			return err;
+		*trimmed = false;
+	}
 	if (ctx->o.force) {
 		err = mkfs_wipe_signatures(dev, path);
 		if (err)
 			return err;
 	}
-	if (ctx->o.discard) {
+	if (ctx->o.discard && !(ctx->o.zoned && dev->zoned)) {
 		err = f2fs_dev_discard(dev, 0, dev->size_bytes / F2FS_BLKSIZE);
 		if (err)
 			*trimmed = false;

@@ -1,7 +1,7 @@
 # mkfs: mkfs.f2fs, also installed as make_f2fs.
 sbin_PROGRAMS += mkfs/mkfs.f2fs
 mkfs_mkfs_f2fs_SOURCES = mkfs/main.c mkfs/options.c mkfs/probe.c mkfs/format.c \
-	mkfs/content.c mkfs/labels.c mkfs/mkfs.h
+	mkfs/content.c mkfs/labels.c mkfs/zoned.c mkfs/mkfs.h
 mkfs_mkfs_f2fs_CFLAGS = $(AM_CFLAGS) $(UUID_CFLAGS) $(BLKID_CFLAGS) $(SELINUX_CFLAGS)
 mkfs_mkfs_f2fs_LDADD = lib/libf2fs.a $(UUID_LIBS) $(BLKID_LIBS) $(SELINUX_LIBS)
 

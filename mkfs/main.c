@@ -15,9 +15,9 @@
 #include "f2fs_err.h"
 #include "f2fs_features.h"
 
-static int open_one(const char *path, struct f2fs_dev **dev)
+static int open_one(const char *path, const char *zone_model, struct f2fs_dev **dev)
 {
-	struct f2fs_dev_opts opts = { .exclusive = true };
+	struct f2fs_dev_opts opts = { .exclusive = true, .zone_model = zone_model };
 	int err = mkfs_check_not_mounted(path);
 
 	if (err)
@@ -41,9 +41,9 @@ static int open_devices(struct mkfs_ctx *ctx)
 			if (!strcmp(ctx->o.extra_dev[i], ctx->o.extra_dev[j]))
 				goto twice;
 	}
-	err = open_one(ctx->o.device, &ctx->dev);
+	err = open_one(ctx->o.device, ctx->o.zone_model, &ctx->dev);
 	for (i = 0; !err && i < ctx->o.n_extra_dev; i++)
-		err = open_one(ctx->o.extra_dev[i], &ctx->extra[i]);
+		err = open_one(ctx->o.extra_dev[i], NULL, &ctx->extra[i]);
 	return err;
 twice:
 	mkfs_err("device %s is given twice", ctx->o.extra_dev[i]);
@@ -88,6 +88,8 @@ static int compute_layout(struct mkfs_ctx *ctx)
 	p.features = ctx->o.features;
 	p.large_nat_bitmap = ctx->o.large_nat_bitmap;
 	p.nr_extra_devs = ctx->o.n_extra_dev;
+	if (ctx->o.zoned && ctx->zone_cap < ctx->zone_blocks)
+		p.sec_cap_blocks = ctx->zone_cap;
 	for (unsigned int i = 0; i < ctx->o.n_extra_dev; i++) {
 		uint64_t zone = (uint64_t)ctx->o.segs_per_sec * ctx->o.secs_per_zone * F2FS_SEG_SIZE;
 
@@ -174,6 +176,11 @@ static void print_summary(const struct mkfs_ctx *ctx)
 	       (unsigned long long)(l->block_count >> 8), (unsigned long long)l->block_count);
 	printf("  segments per section %u, sections per zone %u\n", l->segs_per_sec,
 	       l->secs_per_zone);
+	if (ctx->o.zoned)
+		printf("  zoned                sections are %llu MiB zones, %llu KiB writable "
+		       "(%u usable segments a section)\n",
+		       (unsigned long long)(ctx->zone_blocks >> 8),
+		       (unsigned long long)(ctx->zone_cap * 4), l->usable_segs_per_sec);
 	printf("  main area            %u sections, %u segments, at block %u\n",
 	       l->section_count, l->segment_count_main, l->main_blkaddr);
 	printf("  overprovision        %.2f%%, %u segments (%u sections)\n", l->overprovision,
@@ -211,7 +218,8 @@ static int run(struct mkfs_ctx *ctx, int argc, char **argv)
 		return 0;		/* --help or -V */
 	if (err)
 		return 1;
-	if (open_devices(ctx) || compute_layout(ctx))
+	if (open_devices(ctx) || mkfs_zoned_geometry(ctx) || compute_layout(ctx) ||
+	    mkfs_zoned_check_layout(ctx))
 		return 1;
 	plan_tree(ctx);
 	if (check_signatures(ctx) || mkfs_lookup_labels(ctx))

@@ -25,6 +25,9 @@ struct mkfs_opts {
 	bool large_nat_bitmap;		/* -i */
 	uint32_t segs_per_sec;		/* -s */
 	uint32_t secs_per_zone;		/* -z */
+	bool segs_per_sec_given, secs_per_zone_given;
+	bool zoned;			/* -m, or forced by a host-managed device */
+	const char *zone_model;		/* --zone-model: device's emulated zones */
 	double overprovision;		/* -o, 0 = automatic */
 	uint32_t features;		/* -O and presets */
 	bool discard;			/* -t */
@@ -78,6 +81,8 @@ struct mkfs_ctx {
 	struct f2fs_layout layout;
 	struct mkfs_plan plan;
 	bool trimmed;
+	uint64_t zone_blocks;			/* zoned: zone (= section) size */
+	uint64_t zone_cap;			/* zoned: writable blocks of a zone */
 };
 
 /* options.c */
@@ -93,6 +98,12 @@ int mkfs_wipe_signatures(struct f2fs_dev *dev, const char *path);
 
 /* The device of a volume block and the block's address on it. */
 struct f2fs_dev *mkfs_dev_of(struct mkfs_ctx *ctx, uint64_t blkaddr, uint64_t *dev_blk);
+
+/* zoned.c: -m (see its header comment) */
+int mkfs_zoned_geometry(struct mkfs_ctx *ctx);
+int mkfs_zoned_check_layout(const struct mkfs_ctx *ctx);
+int mkfs_zoned_reset(struct f2fs_dev *dev);
+bool mkfs_in_seq_zone(struct mkfs_ctx *ctx, uint64_t blkaddr);
 
 /* format.c */
 int mkfs_format(struct mkfs_ctx *ctx);

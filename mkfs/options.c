@@ -45,7 +45,8 @@ void mkfs_usage(FILE *f)
 "  -h, --help    show this help\n"
 "  -i            large NAT bitmap (NAT sized to 20%% of the blocks)\n"
 "  -l label      volume label (up to 512 UTF-16 code units)\n"
-"  -m            zoned block device mode (not supported: refused)\n"
+"  -m            zoned block device mode: sections are zones, zones are reset;\n"
+"                on for a host-managed device even without -m\n"
 "  -o percent    overprovision ratio (default: chosen to maximize user space)\n"
 "  -O feat,...   enable features (see the man page)\n"
 "  -q            quiet\n"
@@ -60,6 +61,8 @@ void mkfs_usage(FILE *f)
 "  -w size       sector size used by the sectors argument\n"
 "  -z N          sections per zone (default 1)\n"
 "  --file-contexts FILE  label / and /lost+found from an SELinux file_contexts\n"
+"  --zone-model FILE     the device's emulated zones (default: DEVICE.zones if it\n"
+"                exists; see f2fs_zone.h and mkfs.f2fs(8))\n"
 "  sectors       volume size in sectors (default: the whole device)\n");
 }
 
@@ -363,7 +366,7 @@ static void set_defaults(struct mkfs_opts *o)
 	o->root_gid = (uint32_t)getgid();
 }
 
-enum { OPT_FILE_CONTEXTS = 256, OPT_HELP };
+enum { OPT_FILE_CONTEXTS = 256, OPT_HELP, OPT_ZONE_MODEL };
 
 static int handle_option(struct mkfs_ctx *ctx, int c, const char *arg)
 {
@@ -404,8 +407,8 @@ static int handle_option(struct mkfs_ctx *ctx, int c, const char *arg)
 	case 'l':
 		return set_label(o, arg);
 	case 'm':
-		mkfs_err("zoned block devices (-m) are not supported by this mkfs yet");
-		return -ENOTSUP;
+		o->zoned = true;
+		return 0;
 	case 'o': {
 		char *end;
 
@@ -433,6 +436,7 @@ static int handle_option(struct mkfs_ctx *ctx, int c, const char *arg)
 				 F2FS_MAX_SEGMENT, arg);
 			return -EINVAL;
 		}
+		o->segs_per_sec_given = true;
 		return 0;
 	case 'S':
 		mkfs_err("sparse output (-S) is only for Android builds and is not supported");
@@ -471,9 +475,13 @@ static int handle_option(struct mkfs_ctx *ctx, int c, const char *arg)
 				 F2FS_MAX_SEGMENT, arg);
 			return -EINVAL;
 		}
+		o->secs_per_zone_given = true;
 		return 0;
 	case OPT_FILE_CONTEXTS:
 		o->file_contexts = arg;
+		return 0;
+	case OPT_ZONE_MODEL:
+		o->zone_model = arg;
 		return 0;
 	}
 	return -EINVAL;
@@ -524,6 +532,7 @@ int mkfs_parse_args(struct mkfs_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, 'V' },
 		{ "file-contexts", required_argument, NULL, OPT_FILE_CONTEXTS },
+		{ "zone-model", required_argument, NULL, OPT_ZONE_MODEL },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mkfs_opts *o = &ctx->o;

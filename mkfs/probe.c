@@ -11,6 +11,7 @@
 
 #include "mkfs.h"
 #include "f2fs_err.h"
+#include "f2fs_zone.h"
 
 int mkfs_check_not_mounted(const char *path)
 {
@@ -101,6 +102,12 @@ static int wipe_one(struct f2fs_dev *dev, blkid_probe pr, const char *off_key,
 	off = strtoull(off_str, NULL, 10);
 	if (len == 0 || len > sizeof(zero) || off + len > dev->size_bytes)
 		return 0;
+	if (dev->zoned) {	/* a sequential zone was reset: nothing left there */
+		const struct f2fs_zone *z = f2fs_zone_at(dev->zoned, off / F2FS_BLKSIZE);
+
+		if (z && f2fs_zone_is_seq(z))
+			return 0;
+	}
 	memset(zero, 0, sizeof(zero));
 	return f2fs_dev_pwrite(dev, off, len, zero);
 }
