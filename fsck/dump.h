@@ -65,6 +65,7 @@ struct dump_col {
 struct dump_val {
 	uint64_t u;
 	const char *s;		/* COL_STR; NULL prints "-" / null */
+	bool none;		/* COL_U64: no value ("-" / null) */
 };
 
 struct dump_table {
@@ -132,6 +133,8 @@ struct dump_opts {
 	struct dump_range ssa;		/* -a */
 	struct dump_range sections;	/* --sections[=a~b] */
 	bool nat_bits;			/* --nat-bits */
+	bool zones;			/* --zones */
+	const char *zone_model;		/* --zone-model FILE: device 0's emulated zones */
 	bool have_blk;			/* -b */
 	uint32_t blkaddr;
 	bool scan;			/* -I */
@@ -165,6 +168,8 @@ void dump_report_fallbacks(struct dump_ctx *ctx);
 
 /* dump_sections.c: per-section table with totals (--sections). */
 int dump_sections_view(struct dump_ctx *ctx);
+/* dump_zones.c: zones of the zoned devices beside their sections (--zones). */
+int dump_zones_view(struct dump_ctx *ctx);
 /* dump_sit.c: SIT entries of a segment range (-s). */
 int dump_sit_view(struct dump_ctx *ctx);
 /* dump_ssa.c: SSA blocks of a segment range (-a). */

@@ -175,7 +175,10 @@ static void text_cell(FILE *f, const struct dump_col *c, const struct dump_val *
 {
 	switch (c->kind) {
 	case COL_U64:
-		fprintf(f, "%-*" PRIu64, c->width, v->u);
+		if (v->none)
+			fprintf(f, "%-*s", c->width, "-");
+		else
+			fprintf(f, "%-*" PRIu64, c->width, v->u);
 		break;
 	case COL_I64:
 		fprintf(f, "%-*" PRId64, c->width, (int64_t)v->u);
@@ -193,6 +196,11 @@ static void json_cell(struct dump_out *o, const struct dump_col *c, const struct
 {
 	switch (c->kind) {
 	case COL_U64:
+		if (v->none)
+			out_null(o, c->name);
+		else
+			out_u64(o, c->name, v->u);
+		break;
 	case COL_HEX:
 		out_u64(o, c->name, v->u);
 		break;

@@ -1,6 +1,7 @@
 /*
  * dump_main.c - dump.f2fs: command line (compatible with f2fs-tools'
- * dump.f2fs, plus --json, --output, --super, --sections and --nat-bits),
+ * dump.f2fs, plus --json, --output, --super, --sections, --nat-bits and
+ * --zones),
  * opening the volume read-only, and running the requested views in a
  * fixed order into one text stream or one JSON document.
  *
@@ -22,6 +23,8 @@ enum {
 	OPT_SUPER,
 	OPT_SECTIONS,
 	OPT_NAT_BITS,
+	OPT_ZONES,
+	OPT_ZONE_MODEL,
 	OPT_HELP,
 };
 
@@ -31,6 +34,8 @@ static const struct option long_opts[] = {
 	{ "super", no_argument, NULL, OPT_SUPER },
 	{ "sections", optional_argument, NULL, OPT_SECTIONS },
 	{ "nat-bits", no_argument, NULL, OPT_NAT_BITS },
+	{ "zones", no_argument, NULL, OPT_ZONES },
+	{ "zone-model", required_argument, NULL, OPT_ZONE_MODEL },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -52,6 +57,8 @@ static void usage(FILE *f)
 	      "  -a a~b          SSA blocks of segments a..b\n"
 	      "  --sections[=a~b] per-section table with totals\n"
 	      "  --nat-bits      nat_bits state\n"
+	      "  --zones         zones of the zoned devices beside their sections\n"
+	      "  --zone-model FILE  the device's emulated zones (default: DEVICE.zones)\n"
 	      "  -b blkaddr      what a block address holds and who owns it\n"
 	      "  -I ino          scan node segments for every copy of an inode's nodes\n"
 	      "  --json          one JSON document instead of text\n"
@@ -202,6 +209,8 @@ static int parse_args(struct dump_ctx *ctx, int argc, char **argv)
 		case OPT_OUTPUT: o->output = optarg; break;
 		case OPT_SUPER: o->super = true; break;
 		case OPT_NAT_BITS: o->nat_bits = true; break;
+		case OPT_ZONES: o->zones = true; break;
+		case OPT_ZONE_MODEL: o->zone_model = optarg; break;
 		case OPT_SECTIONS:
 			o->sections.set = true;
 			o->sections.a = 0;
@@ -235,7 +244,7 @@ static int parse_args(struct dump_ctx *ctx, int argc, char **argv)
 static bool any_view(const struct dump_opts *o)
 {
 	return o->have_ino || o->from_root || o->nat.set || o->sit.set || o->ssa.set ||
-	       o->sections.set || o->nat_bits || o->have_blk || o->scan;
+	       o->sections.set || o->nat_bits || o->have_blk || o->scan || o->zones;
 }
 
 typedef int (*view_fn)(struct dump_ctx *ctx);
@@ -272,6 +281,8 @@ static int run_views(struct dump_ctx *ctx)
 		err = dump_super_view(ctx);
 	if (!err && o->sections.set)
 		err = run_view(ctx, dump_sections_view);
+	if (!err && o->zones)
+		err = run_main_view(ctx, dump_zones_view);
 	if (!err && o->sit.set)
 		err = run_view(ctx, dump_sit_view);
 	if (!err && o->ssa.set)
@@ -293,10 +304,11 @@ static int run_views(struct dump_ctx *ctx)
 
 static int open_volume(struct dump_ctx *ctx)
 {
-	struct f2fs_dev_opts dev_opts = { .read_only = true };
+	struct f2fs_dev_opts dev_opts = { .read_only = true, .zone_model = ctx->opt.zone_model };
 	int err;
 
 	err = f2fs_fs_open(ctx->opt.device, &dev_opts, &ctx->fs);
+	dev_opts.zone_model = NULL;	/* the other devices: their own DEVICE.zones */
 	if (err && (!ctx->fs || ctx->fs->sb_index < 0)) {
 		if (ctx->fs)
 			return dump_fail(ctx, err, "%s: no valid superblock (copy 1: %s; copy 2: %s)",
