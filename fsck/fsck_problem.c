@@ -91,7 +91,8 @@ const struct fsck_problem_def fsck_problems[] = {
 	P(CP_ORPHAN_LIVE, E, true, FIX_ORPHAN_LIST,
 	  "orphan entry names ino {ino}, which {found} directory entries still name: the kernel's orphan recovery would truncate it and drop its links"),
 	P(CP_FIELD_DERIVED, E, false, FIX_CP_REWRITE,
-	  "checkpoint pack {cp}: {str} is {found}; the superblock implies {expected}, which the check uses"),
+	  "checkpoint pack {cp}: {str} is {found}; the superblock or the pack's layout implies {expected}, "
+	  "which the check uses"),
 	P(CP_NEWEST_UNUSABLE, E, false, FIX_CP_REWRITE,
 	  "checkpoint pack {cp} is the newest, but the kernel refuses it ({str}) and that cannot be derived; "
 	  "the check goes on from the older pack {found}: what was written after that checkpoint is lost"),

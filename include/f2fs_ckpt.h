@@ -28,6 +28,22 @@ int f2fs_cp_pack_read_crc_only(struct f2fs_dev *dev, uint32_t pack_start,
  * block and the orphan blocks (their count read from the last of them). */
 int f2fs_cp_implied_payload(struct f2fs_dev *dev, uint32_t pack_start,
 			    const struct f2fs_checkpoint *cp, uint32_t *payload);
+/* cp_pack_start_sum as the kernel lays a pack out (do_checkpoint()): the
+ * cp block, cp_payload blocks, then the orphan blocks when the pack says
+ * it has some (their count read from the first and checked against the
+ * last).  -EFSCORRUPTED when the orphan blocks do not agree. */
+int f2fs_cp_layout_start_sum(struct f2fs_dev *dev, uint32_t pack_start,
+			     const struct f2fs_checkpoint *cp, uint32_t payload,
+			     uint32_t *start_sum);
+/* The bits of ckpt_flags that say where a pack's parts are, as the pack's
+ * block counts imply them (cp_pack_total_block_count = 2 + cp_payload +
+ * orphan blocks + 1 or 2 compacted or 3 normal data summary blocks + 3
+ * node summary blocks when UMOUNT or FASTBOOT): CP_ORPHAN_PRESENT_FLAG,
+ * CP_COMPACT_SUM_FLAG, and CP_UMOUNT_FLAG (kept FASTBOOT when set) or
+ * neither.  *flags is ckpt_flags with those bits so derived; the others
+ * as they are.  -EFSCORRUPTED when the counts fit no layout. */
+int f2fs_cp_layout_flags(struct f2fs_dev *dev, uint32_t pack_start,
+			 const struct f2fs_checkpoint *cp, uint32_t payload, uint32_t *flags);
 /* Whether version a is newer than b, as the kernel compares them (signed
  * difference). */
 static inline bool f2fs_cp_version_newer(uint64_t a, uint64_t b)

@@ -13,6 +13,8 @@
 #include "f2fs_mount.h"
 #include "f2fs_ckpt.h"
 
+static bool start_sum_ok(uint32_t start_sum, uint32_t payload);
+
 #define CP_FAIL(msg) do { *why = (msg); return -EFSCORRUPTED; } while (0)
 
 int f2fs_cp_block_validate(const struct f2fs_checkpoint *cp, const char **why)
@@ -121,6 +123,105 @@ int f2fs_cp_implied_payload(struct f2fs_dev *dev, uint32_t pack_start,
 	}
 	*payload = start_sum - 1 - orphans;
 	return *payload > F2FS_MAX_CP_PAYLOAD ? -EFSCORRUPTED : 0;
+}
+
+/* Orphan blocks describe themselves: the first says it is block 1 of
+ * blk_count, the last that it is block blk_count of the same count. */
+static int count_orphan_blocks(struct f2fs_dev *dev, uint64_t first_addr, uint32_t *count)
+{
+	struct f2fs_orphan_block ob;
+	uint32_t n;
+	int err = f2fs_dev_read(dev, first_addr, 1, &ob);
+
+	if (err)
+		return err;
+	n = le16_to_cpu(ob.blk_count);
+	if (le16_to_cpu(ob.blk_addr) != 1 || n < 1 || n > BLKS_PER_SEG - 1 - NR_CURSEG_TYPE)
+		return -EFSCORRUPTED;
+	if (n > 1) {
+		err = f2fs_dev_read(dev, first_addr + n - 1, 1, &ob);
+		if (err)
+			return err;
+		if (le16_to_cpu(ob.blk_addr) != n || le16_to_cpu(ob.blk_count) != n)
+			return -EFSCORRUPTED;
+	}
+	*count = n;
+	return 0;
+}
+
+int f2fs_cp_layout_start_sum(struct f2fs_dev *dev, uint32_t pack_start,
+			     const struct f2fs_checkpoint *cp, uint32_t payload,
+			     uint32_t *start_sum)
+{
+	uint32_t orphans = 0;
+
+	if (payload > F2FS_MAX_CP_PAYLOAD)
+		return -EFSCORRUPTED;
+	if (le32_to_cpu(cp->ckpt_flags) & CP_ORPHAN_PRESENT_FLAG) {
+		int err = count_orphan_blocks(dev, (uint64_t)pack_start + 1 + payload, &orphans);
+
+		if (err)
+			return err;
+	}
+	*start_sum = 1 + payload + orphans;
+	return start_sum_ok(*start_sum, payload) ? 0 : -EFSCORRUPTED;
+}
+
+#define CP_LAYOUT_FLAGS	(CP_UMOUNT_FLAG | CP_FASTBOOT_FLAG | CP_ORPHAN_PRESENT_FLAG | \
+			 CP_COMPACT_SUM_FLAG)
+
+static uint32_t data_log_entries(const struct f2fs_checkpoint *cp, int type);
+
+/* The compacted layout needs at most data_blocks blocks for the data
+ * logs' entries (the kernel compacts only what fits in fewer than 3). */
+static bool compacted_fits(const struct f2fs_checkpoint *cp, uint32_t data_blocks)
+{
+	uint32_t entries[NR_CURSEG_DATA_TYPE];
+
+	for (int t = 0; t < NR_CURSEG_DATA_TYPE; t++)
+		entries[t] = data_log_entries(cp, t);
+	return data_blocks < NR_CURSEG_DATA_TYPE && f2fs_compacted_summary_blocks(entries) <= data_blocks;
+}
+
+int f2fs_cp_layout_flags(struct f2fs_dev *dev, uint32_t pack_start,
+			 const struct f2fs_checkpoint *cp, uint32_t payload, uint32_t *flags)
+{
+	uint32_t total = le32_to_cpu(cp->cp_pack_total_block_count);
+	uint32_t start_sum = le32_to_cpu(cp->cp_pack_start_sum);
+	uint32_t old = le32_to_cpu(cp->ckpt_flags), orphans, rest, data, out;
+	bool node_sums;
+
+	if (!start_sum_ok(start_sum, payload) || total <= start_sum + 1 || total > BLKS_PER_SEG)
+		return -EFSCORRUPTED;
+	orphans = start_sum - 1 - payload;
+	if (orphans) {
+		uint32_t n;
+		int err = count_orphan_blocks(dev, (uint64_t)pack_start + 1 + payload, &n);
+
+		if (err)
+			return err;
+		if (n != orphans)
+			return -EFSCORRUPTED;
+	}
+	/* the blocks between the summaries' start and the last cp block:
+	 * 1 or 2 compacted or 3 normal data summary blocks, then 3 node
+	 * summary blocks or none; every count from 1 to 6 reads one way */
+	rest = total - start_sum - 1;
+	node_sums = rest > NR_CURSEG_DATA_TYPE;
+	data = node_sums ? rest - NR_CURSEG_NODE_TYPE : rest;
+	if (rest > NR_CURSEG_TYPE || (data != NR_CURSEG_DATA_TYPE && !compacted_fits(cp, data)))
+		return -EFSCORRUPTED;
+	out = old & ~(uint32_t)CP_LAYOUT_FLAGS;
+	if (orphans)
+		out |= CP_ORPHAN_PRESENT_FLAG;
+	if (data < NR_CURSEG_DATA_TYPE)
+		out |= CP_COMPACT_SUM_FLAG;
+	if (node_sums)
+		/* written at unmount or fastboot; unmount unless it says fastboot */
+		out |= (old & CP_FASTBOOT_FLAG) ? (old & (CP_UMOUNT_FLAG | CP_FASTBOOT_FLAG)) :
+						  CP_UMOUNT_FLAG;
+	*flags = out;
+	return 0;
 }
 
 int f2fs_cp_claimed_version(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t *version,

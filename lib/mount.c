@@ -5,6 +5,7 @@
  * geometry every other part of lib/ uses.  What was wrong with a copy or
  * pack is recorded in struct f2fs_fs for a checker to report.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,7 +317,58 @@ static int load_checkpoint(struct f2fs_fs *fs, bool salvage)
 	return locate_bitmaps(fs);
 }
 
-static void load_cursegs(struct f2fs_fs *fs)
+static bool journals_in_range(const struct f2fs_fs *fs)
+{
+	return le16_to_cpu(fs->cursum[CURSEG_HOT_DATA].journal.n_nats) <= NAT_JOURNAL_ENTRIES &&
+	       le16_to_cpu(fs->cursum[CURSEG_COLD_DATA].journal.n_sits) <= SIT_JOURNAL_ENTRIES;
+}
+
+/* Salvage: cp with one field set to value (in memory), kept when the
+ * summaries load with it and their journals hold what the kernel
+ * accepts; put back otherwise. */
+static bool summaries_load_with(struct f2fs_fs *fs, size_t field_off, uint32_t value,
+				const char *name)
+{
+	struct f2fs_salvage *s = &fs->salvage;
+	uint8_t *field = (uint8_t *)fs->cp + field_off;
+	uint32_t found = get_le32(field);
+
+	if (value == found || s->n_cp_derived >= F2FS_CP_MAX_DERIVED)
+		return false;
+	put_le32(field, value);
+	fs->cp_flags = le32_to_cpu(fs->cp->ckpt_flags);
+	if (f2fs_fs_load_cursums(fs) || !journals_in_range(fs)) {
+		put_le32(field, found);
+		fs->cp_flags = le32_to_cpu(fs->cp->ckpt_flags);
+		fs->cursum_loaded = false;
+		return false;
+	}
+	fs->cursum_load_err = 0;
+	s->cp_derived[s->n_cp_derived++] = (struct f2fs_cp_derived){
+		.field = name, .found = found, .value = value };
+	return true;
+}
+
+/* Salvage: the summaries cannot be loaded (or their journals hold more
+ * than the kernel accepts) as the pack's fields say.  A pack whose crc
+ * holds was written as one: take cp_pack_start_sum as the pack's
+ * orphan blocks place it, else the layout bits of ckpt_flags as its
+ * block counts imply them, when the summaries load from there. */
+static bool derive_summary_fields(struct f2fs_fs *fs)
+{
+	uint32_t payload = le32_to_cpu(fs->sb.cp_payload), value;
+	struct f2fs_checkpoint *cp = fs->cp;
+
+	if (!f2fs_cp_layout_start_sum(fs->dev, fs->cp_start_blkaddr, cp, payload, &value) &&
+	    summaries_load_with(fs, offsetof(struct f2fs_checkpoint, cp_pack_start_sum), value,
+				"cp_pack_start_sum"))
+		return true;
+	return !f2fs_cp_layout_flags(fs->dev, fs->cp_start_blkaddr, cp, payload, &value) &&
+	       summaries_load_with(fs, offsetof(struct f2fs_checkpoint, ckpt_flags), value,
+				       "ckpt_flags");
+}
+
+static void load_cursegs(struct f2fs_fs *fs, bool salvage)
 {
 	int i;
 
@@ -327,6 +379,31 @@ static void load_cursegs(struct f2fs_fs *fs)
 		fs->curseg_blkoff[CURSEG_HOT_NODE + i] = le16_to_cpu(fs->cp->cur_node_blkoff[i]);
 	}
 	fs->cursum_load_err = f2fs_fs_load_cursums(fs);
+	if (salvage && (fs->cursum_load_err || !journals_in_range(fs)) &&
+	    !derive_summary_fields(fs))
+		fs->cursum_load_err = f2fs_fs_load_cursums(fs);
+}
+
+/* Salvage: nothing derived lets the newest pack's summaries load; go on
+ * from the older pack when it is valid and its own summaries load. */
+static void summaries_from_older_pack(struct f2fs_fs *fs)
+{
+	uint8_t first[2][F2FS_BLKSIZE];
+	int newest = fs->cp_index, older = 1 - newest;
+
+	if (!fs->cursum_load_err || fs->salvage.cp_dropped >= 0 || fs->cp_check[older].err ||
+	    f2fs_dev_read(fs->dev, le32_to_cpu(fs->sb.cp_blkaddr) + (uint32_t)older * BLKS_PER_SEG,
+			  1, first[older]))
+		return;
+	fall_back_to_older_pack(fs, first, "its summaries load neither where its fields say "
+				"nor where anything derived says");
+	if (fs->cp_index == newest)
+		return;
+	if (locate_bitmaps(fs)) {
+		fs->cursum_load_err = -EFSCORRUPTED;
+		return;
+	}
+	load_cursegs(fs, true);
 }
 
 /* ---- salvage: confirming what was rebuilt ---------------------------- */
@@ -435,21 +512,56 @@ static void drop_salvage(struct f2fs_fs *fs, const char *why)
 	s->n_cp_derived = 0;
 }
 
+/* Whether the checkpoint the kernel would choose passes its rules
+ * against superblock copy i. */
+static bool checkpoint_agrees(struct f2fs_fs *fs, int i)
+{
+	uint8_t first[2][F2FS_BLKSIZE];
+	const char *why;
+
+	fs->sb = fs->sb_copy[i];
+	return !choose_checkpoint(fs, first) &&
+	       !f2fs_ckpt_validate(&fs->sb, (const void *)first[fs->cp_index], &why);
+}
+
+/* Salvage: two valid copies that differ, and the checkpoint breaks the
+ * kernel's rules against the first (the one the kernel takes) but not
+ * against the other: the first is the damaged one, go on from the other. */
+static void choose_copy_checkpoint_agrees(struct f2fs_fs *fs)
+{
+	int first = fs->sb_index, other = 1 - first;
+
+	if (first < 0 || fs->sb_check[other].err ||
+	    !memcmp(&fs->sb_copy[0], &fs->sb_copy[1], sizeof(fs->sb_copy[0])))
+		return;
+	if (!checkpoint_agrees(fs, first) && checkpoint_agrees(fs, other)) {
+		fs->sb_index = other;
+		fs->salvage.sb_cp_disagrees = first;
+	}
+	fs->sb = fs->sb_copy[fs->sb_index];
+	fs->cp_index = -1;
+}
+
 static int open_volume(struct f2fs_fs *fs, bool salvage)
 {
 	const char *why;
 	int err;
 
 	fs->salvage.cp_dropped = -1;
+	fs->salvage.sb_cp_disagrees = -1;
 	read_superblocks(fs);
 	if (fs->sb_index < 0 && salvage)
 		rebuild_superblock(fs);
+	else if (salvage)
+		choose_copy_checkpoint_agrees(fs);
 	if (fs->sb_index < 0)
 		return -EFSCORRUPTED;
 	derive_geometry(fs);
 	err = load_checkpoint(fs, salvage);
 	if (!err)
-		load_cursegs(fs);
+		load_cursegs(fs, salvage);
+	if (!err && salvage)
+		summaries_from_older_pack(fs);
 	if (!fs->salvage.sb_rebuilt && !fs->salvage.cp_crc_only)
 		return err;
 	if (err && err != -EFSCORRUPTED && err != -EFSBADCRC)
@@ -480,7 +592,8 @@ bool f2fs_fs_salvaged(const struct f2fs_fs *fs)
 {
 	const struct f2fs_salvage *s = &fs->salvage;
 
-	return s->sb_rebuilt || s->cp_crc_only || s->cp_dropped >= 0 || s->n_cp_derived;
+	return s->sb_rebuilt || s->sb_cp_disagrees >= 0 || s->cp_crc_only || s->cp_dropped >= 0 ||
+	       s->n_cp_derived;
 }
 
 int f2fs_fs_open_dev(struct f2fs_dev *dev, struct f2fs_fs **out)

@@ -7,7 +7,8 @@ MKFS_TESTS = \
 	tests/mkfs/layout-golden.sh \
 	tests/mkfs/interop-matrix.sh \
 	tests/mkfs/blockdev.sh \
-	tests/mkfs/multidev.sh
+	tests/mkfs/multidev.sh \
+	tests/mkfs/zoned.sh
 TESTS += $(MKFS_TESTS)
 EXTRA_DIST += $(MKFS_TESTS) tests/mkfs/common.sh \
 	tests/mkfs/golden/default-1g.expect \

@@ -13,10 +13,16 @@
  *    CP_NAT_BITS_FLAG goes where nat_bits cannot fit;
  *  - f2fs_cp_next_version(): above the pack in use and above a newer
  *    claim of the pack a repair overwrites;
+ *  - f2fs_cp_layout_start_sum(), f2fs_cp_layout_flags(): mkfs' packs give
+ *    back their own cp_pack_start_sum and ckpt_flags;
  *  - the open with F2FS_OPEN_SALVAGE: rebuilt and confirmed on a damaged
  *    volume, refused on one whose root cannot be found, nothing on a
- *    device without the magic.
+ *    device without the magic; a pack whose summaries do not load where
+ *    cp_pack_start_sum or ckpt_flags say has the field derived, or the
+ *    older pack is used when nothing derived loads them; of two valid
+ *    copies that differ, the one the checkpoint agrees with is used.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,6 +321,16 @@ static void test_layout(const struct layout_case *lc)
 	test_fields(&fs->sb, dev_blocks, payload, what);
 	test_refusals(&fs->sb, dev_blocks, payload);
 	test_ckpt_derive(fs);
+	{
+		uint32_t v;
+
+		CHECK(f2fs_cp_layout_start_sum(fs->dev, fs->cp_start_blkaddr, fs->cp,
+					       le32_to_cpu(fs->sb.cp_payload), &v) == 0);
+		CHECK_EQ_U64(v, le32_to_cpu(fs->cp->cp_pack_start_sum));
+		CHECK(f2fs_cp_layout_flags(fs->dev, fs->cp_start_blkaddr, fs->cp,
+					   le32_to_cpu(fs->sb.cp_payload), &v) == 0);
+		CHECK_EQ_U64(v, le32_to_cpu(fs->cp->ckpt_flags));
+	}
 	f2fs_fs_close(fs);
 }
 
@@ -397,6 +413,109 @@ static void test_salvage_open(void)
 	f2fs_fs_close(fs);
 }
 
+/* Pack 1 of img (mkfs': the newer one) with one field set, sealed, first
+ * and last block. */
+static void patch_pack1(size_t off, uint32_t value)
+{
+	struct f2fs_fs *fs;
+	uint8_t blk[F2FS_BLKSIZE];
+	uint32_t start, total;
+
+	CHECK(f2fs_fs_open(img, NULL, &fs) == 0);
+	if (!fs || !fs->cp) {
+		f2fs_fs_close(fs);
+		return;
+	}
+	start = le32_to_cpu(fs->sb.cp_blkaddr);
+	CHECK(f2fs_dev_read(fs->dev, start, 1, blk) == 0);
+	f2fs_fs_close(fs);
+	put_le32(blk + off, value);
+	CHECK(f2fs_cp_seal((struct f2fs_checkpoint *)blk) == 0);
+	total = le32_to_cpu(((struct f2fs_checkpoint *)blk)->cp_pack_total_block_count);
+	patch((uint64_t)start * F2FS_BLKSIZE, blk, sizeof(blk));
+	patch((uint64_t)(start + total - 1) * F2FS_BLKSIZE, blk, sizeof(blk));
+}
+
+/* The salvage open on pack 1 with one field set: the field derived back
+ * (want_derived) or pack 2 in use. */
+static void check_pack_salvage(size_t off, uint32_t value, const char *want_derived,
+			       uint32_t want_value)
+{
+	struct f2fs_fs *fs;
+
+	CHECK(make_image("", "256M") == 0);
+	patch_pack1(off, value);
+	CHECK(open_salvage(&fs) == 0);
+	if (!fs)
+		return;
+	CHECK(fs->cursum_loaded && !fs->cursum_load_err && f2fs_fs_salvaged(fs));
+	if (want_derived) {
+		CHECK(fs->cp_index == 0 && fs->salvage.n_cp_derived == 1);
+		CHECK(fs->salvage.n_cp_derived == 1 &&
+		      !strcmp(fs->salvage.cp_derived[0].field, want_derived));
+		CHECK_EQ_U64(fs->salvage.cp_derived[0].value, want_value);
+		CHECK_EQ_U64(fs->salvage.cp_derived[0].found, value);
+	} else {
+		CHECK(fs->cp_index == 1 && fs->salvage.cp_dropped == 0);
+	}
+	f2fs_fs_close(fs);
+}
+
+static void test_pack_salvage(void)
+{
+	const uint32_t flags = CP_UMOUNT_FLAG | CP_COMPACT_SUM_FLAG;
+	size_t flags_off = offsetof(struct f2fs_checkpoint, ckpt_flags);
+	struct f2fs_fs *fs;
+	uint32_t mkfs_flags;
+
+	CHECK(make_image("", "256M") == 0);
+	CHECK(f2fs_fs_open(img, NULL, &fs) == 0);
+	if (!fs || !fs->cp) {
+		f2fs_fs_close(fs);
+		return;
+	}
+	mkfs_flags = le32_to_cpu(fs->cp->ckpt_flags);
+	CHECK((mkfs_flags & flags) == flags);
+	f2fs_fs_close(fs);
+	check_pack_salvage(offsetof(struct f2fs_checkpoint, cp_pack_start_sum), 2,
+			   "cp_pack_start_sum", 1);
+	check_pack_salvage(flags_off, mkfs_flags & ~(uint32_t)CP_COMPACT_SUM_FLAG, "ckpt_flags",
+			   mkfs_flags);
+	check_pack_salvage(flags_off, mkfs_flags & ~(uint32_t)CP_UMOUNT_FLAG, "ckpt_flags",
+			   mkfs_flags);
+	/* 500 hot data entries need two compacted blocks; the pack has one */
+	check_pack_salvage(offsetof(struct f2fs_checkpoint, cur_data_blkoff), 500, NULL, 0);
+}
+
+/* Two valid copies; copy 1's segment_count_nat 2^23 higher passes the
+ * superblock checks (the NAT boundary wraps in 32 bits) but not the
+ * checkpoint's: the kernel's open takes copy 1, the salvage copy 2. */
+static void test_sb_cp_disagrees(void)
+{
+	struct f2fs_super_block b;
+	struct f2fs_fs *fs;
+
+	CHECK(make_image("-O sb_checksum", "256M") == 0);
+	CHECK(f2fs_fs_open(img, NULL, &fs) == 0);
+	if (!fs)
+		return;
+	b = fs->sb_copy[0];
+	f2fs_fs_close(fs);
+	b.segment_count_nat = cpu_to_le32(le32_to_cpu(b.segment_count_nat) + 0x800000u);
+	f2fs_sb_update_checksum(&b);
+	patch(F2FS_SUPER_OFFSET, &b, sizeof(b));
+	CHECK(f2fs_fs_open(img, NULL, &fs) == -EFSCORRUPTED);
+	if (fs)
+		CHECK(fs->sb_index == 0 && fs->ckpt_sanity.err && !f2fs_fs_salvaged(fs));
+	f2fs_fs_close(fs);
+	CHECK(open_salvage(&fs) == 0);
+	if (fs) {
+		CHECK(fs->sb_index == 1 && fs->salvage.sb_cp_disagrees == 0 && !fs->ckpt_sanity.err);
+		CHECK(f2fs_fs_salvaged(fs));
+	}
+	f2fs_fs_close(fs);
+}
+
 int main(void)
 {
 	snprintf(img, sizeof(img), "test_sb_derive.%d.img", (int)getpid());
@@ -404,6 +523,8 @@ int main(void)
 		test_layout(&layouts[i]);
 	test_next_version();
 	test_salvage_open();
+	test_pack_salvage();
+	test_sb_cp_disagrees();
 	unlink(img);
 	return unit_finish("test_sb_derive");
 }
