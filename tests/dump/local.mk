@@ -5,6 +5,7 @@ DUMP_TESTS = \
 	tests/dump/sbcp-oracle.sh \
 	tests/dump/extract.sh \
 	tests/dump/views.sh \
+	tests/dump/zones.sh \
 	tests/dump/hostile.sh \
 	tests/dump/speed.sh \
 	tests/dump/kernel-extract.sh
