@@ -6,9 +6,11 @@
  * group and every xattr.  Built for the host and, static, for the kernel
  * guest (busybox only).
  *
- *   sload-manifest [-t] [-u] [-l] [-i] DIR
+ *   sload-manifest [-t] [-u] [-l] [-i] [-d] DIR
  *     -t  leave out times   -u  only user.* xattrs   -l  leave out link groups
  *     -i  ignore a top-level lost+found
+ *     -d  what dump.f2fs -r extracts: no FIFOs, sockets or devices, no
+ *         xattrs on symlinks
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -28,7 +30,7 @@ struct seen {
 	char *path;
 };
 
-static int no_times, user_only, no_links, skip_lpf;
+static int no_times, user_only, no_links, skip_lpf, dump_view;
 static struct seen *seen;
 static size_t nseen, capseen;
 
@@ -134,6 +136,8 @@ static void entry(const char *root, const char *rel)
 		printf("%s\tMISSING\n", rel);
 		return;
 	}
+	if (dump_view && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode))
+		return;
 	printf("%s\t%o\t%u:%u", rel, (unsigned int)st.st_mode, (unsigned int)st.st_uid,
 	       (unsigned int)st.st_gid);
 	if (S_ISREG(st.st_mode))
@@ -152,7 +156,8 @@ static void entry(const char *root, const char *rel)
 	if (!no_links && !S_ISDIR(st.st_mode) && st.st_nlink > 1)
 		printf("\tlinks=%u first=%s", (unsigned int)st.st_nlink, first_path(&st, rel));
 	printf("\txattrs:");
-	print_xattrs(path);
+	if (!(dump_view && S_ISLNK(st.st_mode)))
+		print_xattrs(path);
 	putchar('\n');
 }
 
@@ -202,19 +207,20 @@ int main(int argc, char **argv)
 {
 	int ch;
 
-	while ((ch = getopt(argc, argv, "tuli")) != -1) {
+	while ((ch = getopt(argc, argv, "tulid")) != -1) {
 		switch (ch) {
 		case 't': no_times = 1; break;
 		case 'u': user_only = 1; break;
 		case 'l': no_links = 1; break;
 		case 'i': skip_lpf = 1; break;
+		case 'd': dump_view = 1; break;
 		default:
-			fprintf(stderr, "usage: sload-manifest [-t] [-u] [-l] [-i] DIR\n");
+			fprintf(stderr, "usage: sload-manifest [-t] [-u] [-l] [-i] [-d] DIR\n");
 			return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: sload-manifest [-t] [-u] [-l] [-i] DIR\n");
+		fprintf(stderr, "usage: sload-manifest [-t] [-u] [-l] [-i] [-d] DIR\n");
 		return 2;
 	}
 	walk(argv[optind], "");
