@@ -105,7 +105,8 @@ enum f2fs_zoned_model {
 	F2FS_ZONED_HM,		/* host-managed: sequential-write-required */
 };
 
-/* x / d and x % d, shifting when d is a power of two. */
+/* x / d and x % d for a fixed d: a shift and a mask when d is a power of
+ * two, the division otherwise (bench/zone-bench.sh measures both). */
 struct f2fs_zdiv {
 	uint64_t d;		/* > 0 */
 	unsigned int shift;	/* log2(d) when pow2 */

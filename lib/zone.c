@@ -38,13 +38,15 @@
 
 void f2fs_zdiv_init(struct f2fs_zdiv *z, uint64_t d)
 {
+	unsigned int l = 0;
+
 	if (d == 0)
 		d = 1;
 	z->d = d;
 	z->pow2 = (d & (d - 1)) == 0;
-	z->shift = 0;
-	while (z->pow2 && (1ull << z->shift) < d)
-		z->shift++;
+	while (l < 63 && (1ull << l) < d)
+		l++;			/* l = log2(d) when d is a power of two */
+	z->shift = z->pow2 ? l : 0;
 }
 
 const struct f2fs_zone *f2fs_zone_at(const struct f2fs_zoned *zd, uint64_t blk)

@@ -1,5 +1,7 @@
 /*
- * test_zone.c - the zone layer: the division helpers and the section
+ * test_zone.c - the zone layer: the division helpers (shift or
+ * reciprocal, against division by repeated subtraction, for the zone
+ * sizes below and 300 random divisors) and the section
  * capacity helpers against brute-force models (zone sizes 2^n blocks,
  * 96 MiB, 200 MiB, 1000 MiB), the emulated model's side file (parse,
  * refusals, format round trip), and an emulated device through the I/O
@@ -164,6 +166,13 @@ static void test_arithmetic(void)
 	check_zdiv(3);
 	check_zdiv(UINT64_MAX);
 	check_zdiv(UINT64_MAX / 3);
+	check_zdiv((1ull << 63) + 1);
+	check_zdiv((1ull << 63) - 1);
+	for (int i = 0; i < 300; i++) {		/* divisors of every magnitude */
+		uint64_t d = rnd() >> (rnd() % 64);
+
+		check_zdiv(d ? d : 7);
+	}
 	/* d == 0 is taken as 1 */
 	struct f2fs_zdiv z;
 
