@@ -3,6 +3,7 @@ dist_man_MANS += man/mkfs.f2fs.8
 include man/fsck.mk
 include man/dump.mk
 include man/inject.mk
+include man/sload.mk
 
 install-data-hook: install-make-f2fs-man
 install-make-f2fs-man:

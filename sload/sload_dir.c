@@ -232,7 +232,9 @@ static int write_hashed(struct sload_ctx *c, struct f2fs_node *n, uint32_t ino, 
 }
 
 /* Entries into n (a directory inode with its geometry set); adds the
- * blocks written to *blocks. */
+ * blocks written to i_blocks.  The root is never inline: the kernel refuses
+ * to mount a root that owns no block besides its inode (fill_super checks
+ * i_blocks, which counts the blocks without the inode). */
 int sload_write_dir_entries(struct sload_ctx *c, struct f2fs_node *n, uint32_t ino,
 			    uint32_t pino, struct sload_dent *d, size_t nd, bool casefold)
 {
@@ -241,7 +243,7 @@ int sload_write_dir_entries(struct sload_ctx *c, struct f2fs_node *n, uint32_t i
 
 	for (size_t k = 0; k < nd; k++)
 		d[k].hash = sload_name_hash(c, d[k].name, d[k].len, casefold);
-	if (!try_inline(c, n, ino, pino, d, nd))
+	if (ino == F2FS_ROOT_INO || !try_inline(c, n, ino, pino, d, nd))
 		err = write_hashed(c, n, ino, pino, d, nd, &blocks);
 	n->i.i_blocks = cpu_to_le64(le64_to_cpu(n->i.i_blocks) + blocks);
 	return err;

@@ -6,11 +6,12 @@
  * group and every xattr.  Built for the host and, static, for the kernel
  * guest (busybox only).
  *
- *   sload-manifest [-t] [-u] [-l] [-i] [-d] DIR
+ *   sload-manifest [-t] [-u] [-l] [-i] [-d] [-x NAME] DIR
  *     -t  leave out times   -u  only user.* xattrs   -l  leave out link groups
  *     -i  ignore a top-level lost+found
  *     -d  what dump.f2fs -r extracts: no FIFOs, sockets or devices, no
  *         xattrs on symlinks
+ *     -x  ignore the top-level entry NAME
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -31,6 +32,7 @@ struct seen {
 };
 
 static int no_times, user_only, no_links, skip_lpf, dump_view;
+static const char *skip_name;
 static struct seen *seen;
 static size_t nseen, capseen;
 
@@ -179,6 +181,8 @@ static void walk(const char *root, const char *rel)
 			continue;
 		if (skip_lpf && !*rel && !strcmp(de->d_name, "lost+found"))
 			continue;
+		if (skip_name && !*rel && !strcmp(de->d_name, skip_name))
+			continue;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
 			names = realloc(names, cap * sizeof(*names));
@@ -207,20 +211,21 @@ int main(int argc, char **argv)
 {
 	int ch;
 
-	while ((ch = getopt(argc, argv, "tulid")) != -1) {
+	while ((ch = getopt(argc, argv, "tulidx:")) != -1) {
 		switch (ch) {
 		case 't': no_times = 1; break;
 		case 'u': user_only = 1; break;
 		case 'l': no_links = 1; break;
 		case 'i': skip_lpf = 1; break;
 		case 'd': dump_view = 1; break;
+		case 'x': skip_name = optarg; break;
 		default:
-			fprintf(stderr, "usage: sload-manifest [-t] [-u] [-l] [-i] [-d] DIR\n");
+			fprintf(stderr, "usage: sload-manifest [-t] [-u] [-l] [-i] [-d] [-x NAME] DIR\n");
 			return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: sload-manifest [-t] [-u] [-l] [-i] [-d] DIR\n");
+		fprintf(stderr, "usage: sload-manifest [-t] [-u] [-l] [-i] [-d] [-x NAME] DIR\n");
 		return 2;
 	}
 	walk(argv[optind], "");

@@ -1,0 +1,65 @@
+#!/bin/sh
+# tests/sload/kernel.sh: images sload.f2fs made, read by the Linux kernel
+# (tests/kernel's QEMU harness, one boot): the tree of gen-tree.sh loaded
+# into volumes of our mkfs at -s 1, 7 and 128 and with the feature sets
+# (checksums, flexible inline xattr, crtime, lost+found; compression;
+# casefold with a casefolded root) and of f2fs-tools' mkfs; the guest
+# compares every entry with the source's manifest, fills each volume, thins
+# it and fills it again (garbage collection), and compares again after a
+# remount; then both fscks must find every image clean.
+# Not in make check by default (about 5 minutes under TCG): run it by hand
+#   top_srcdir=$PWD/.. top_builddir=$PWD sh ../tests/sload/kernel.sh
+. "${top_srcdir:?}/tests/kernel/kcommon.sh"
+KSRC=$top_srcdir/tests/kernel
+SLOAD=${SLOAD_F2FS:-$top_builddir/sload/sload.f2fs}
+MKFS_ORACLE=${MKFS_ORACLE:-/usr/sbin/mkfs.f2fs}
+INJECT=$top_builddir/fsck/inject.f2fs
+
+kt_begin sload-kernel "sload.f2fs images read back by the kernel, then GC"
+[ -x "$SLOAD" ] || kt_abort "sload.f2fs not built: $SLOAD"
+[ "$(id -u)" = 0 ] || kt_abort "must run as root"
+src=$KWORK/src
+sh "$top_srcdir/tests/sload/gen-tree.sh" "$src" > "$KWORK/gen.log" 2>&1 ||
+	kt_abort "cannot build the source tree"
+mkdir -p "$KWORK/tools"
+${CC:-cc} -O2 -static -o "$KWORK/tools/manifest" "$top_srcdir/tests/sload/manifest.c" ||
+	kt_abort "cannot build the static manifest helper"
+"$KWORK/tools/manifest" "$src" > "$KWORK/tools/src.man"
+tar -cf "$KWORK/tools.tar" -C "$KWORK/tools" manifest src.man
+
+FULL=extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime,sb_checksum,lost_found
+images=''
+# image NAME MKFS SIZE "MKFS_OPTS" [casefold-root]
+image() {
+	img=$KWORK/$1.img
+	rm -f "$img"
+	truncate -s "$3" "$img"
+	# shellcheck disable=SC2086
+	"$2" -f -q $4 "$img" > "$KWORK/$1.mkfs.log" 2>&1 || { kt_bad "$1: mkfs $4"; return; }
+	if [ "${5:-}" = casefold-root ]; then
+		"$INJECT" --node --mb i_flags --nid 3 --val 0x40000000 "$img" > /dev/null 2>&1 ||
+			{ kt_bad "$1: inject"; return; }
+	fi
+	"$SLOAD" -P -f "$src" "$img" > "$KWORK/$1.sload.log" 2>&1 ||
+		{ kt_bad "$1: sload: $(tail -n 1 "$KWORK/$1.sload.log")"; return; }
+	images="$images $1"
+}
+image s1 "$MKFS" 384M ""
+image full-s7 "$MKFS" 512M "-s 7 -O $FULL"
+image s128 "$MKFS" 3G "-s 128 -O extra_attr,flexible_inline_xattr"
+image compression "$MKFS" 384M "-O extra_attr,compression"
+image casefold "$MKFS" 384M "-O extra_attr,casefold,inode_checksum -C utf8" casefold-root
+image f2fs-tools-s4 "$MKFS_ORACLE" 512M "-s 4 -O $FULL"
+[ -n "$images" ] || kt_abort "no image was made"
+
+set --
+for n in $images; do set -- "$@" "$n=$KWORK/$n.img"; done
+kt_guest sload -t 1500 -m 512M -a "4096 $images" "$top_srcdir/tests/sload/guest-verify.sh" \
+	tools="$KWORK/tools.tar" "$@" || kt_bad "guest run failed (verdict $KT_GUEST_RC)"
+grep -E '^(== |FAIL|.*reads back|.*GC calls|.*Try to move|fill:)' "$KWORK/sload/console.log" 2>/dev/null |
+	sed 's/^/    /' | head -n 60
+for n in $images; do
+	kt_fsck "$KWORK/$n.img" "$n"
+	rm -f "$KWORK/$n.img"
+done
+kt_end
