@@ -90,16 +90,30 @@ static void seal_node(struct fsck_ctx *ctx, struct f2fs_node *n)
 
 /* ---- logs ---- */
 
+/* Whether log t's segment holds blocks in use of the other class (node
+ * blocks in a data log's segment or data blocks in a node log's): the
+ * kernel never opens a log there, so the checkpoint names the wrong
+ * segment. */
+static bool log_on_other_class(const struct repair_run *r, int t)
+{
+	uint32_t segno = r->ctx->fs->curseg_segno[t];
+	uint8_t other_class = t >= CURSEG_HOT_NODE ? 1 : 2;
+
+	return segno < r->ctx->fs->main_segs && (r->ctx->seg_kind[segno] & other_class);
+}
+
 /* Whether the checkpoint's log t cannot be kept where it is: a segment
  * or offset the kernel refuses (f2fs_sanity_check_ckpt() wants the
- * offset below 512), an unknown allocation type, or a section another
- * log already holds. */
+ * offset below 512), an unknown allocation type, a segment of the other
+ * class, or a section another log already holds. */
 static bool log_must_move(struct repair_run *r, int t)
 {
 	struct f2fs_fs *fs = r->ctx->fs;
 	uint32_t segno = fs->curseg_segno[t], off = fs->curseg_blkoff[t];
 
 	if (segno >= fs->main_segs || off >= BLKS_PER_SEG || fs->cp->alloc_type[t] > SSR)
+		return true;
+	if (log_on_other_class(r, t))
 		return true;
 	for (int u = 0; u < t; u++)
 		if (fs->curseg_segno[u] / fs->segs_per_sec == segno / fs->segs_per_sec)
@@ -150,6 +164,12 @@ static int settle_logs(struct repair_run *r)
 {
 	for (int t = 0; t < NR_CURSEG_TYPE; t++) {
 		uint32_t pos = BLKS_PER_SEG;
+
+		/* a segment of the other class is not the log's: its SSA block
+		 * keeps describing it (corrected entries go there), and the
+		 * log's summary is not written over it when the log moves */
+		if (log_on_other_class(r, t))
+			r->ctx->fs->curseg_segno[t] = r->ctx->fs->main_segs;
 
 		if (!log_must_move(r, t))
 			pos = log_position(r, t);
