@@ -180,6 +180,9 @@ struct fsck_ctx {
 	struct fsck_repair *rep;
 	/* quota usage and files (fsck_quota.c); NULL without quota_ino */
 	struct fsck_quota *quota;
+	/* zoned volumes: the zone of each section (fsck_pass_zone.c); NULL
+	 * when no device of the volume is zoned */
+	struct fsck_zones *zones;
 };
 
 /* Where a directory entry lives, so a fix can rewrite it: a dentry block
@@ -259,6 +262,26 @@ void fsck_print_sb_cp(struct fsck_ctx *ctx);
  * casefolded volume's linear_lookup line.  -1 to go on, or an exit code. */
 int fsck_linear_lookup(const struct fsck_opts *o);
 void fsck_print_linear_lookup(const struct fsck_ctx *ctx);
+
+/* ---- zoned volumes (fsck_pass_zone.c) ---- */
+/* Map the sections to the zones of the volume's zoned devices (nothing
+ * when there are none); -ENOMEM. */
+int fsck_zone_map(struct fsck_ctx *ctx);
+/* The write pointers against the SIT and the logs (after pass 7). */
+int fsck_pass_zone(struct fsck_ctx *ctx);
+void fsck_zone_free(struct fsck_ctx *ctx);
+/* Whether main-area block addr is below its zone's capacity. */
+bool fsck_zone_addr_usable(const struct fsck_ctx *ctx, uint32_t addr);
+/* Blocks of segment segno below its zone's capacity (512 unless zoned). */
+uint32_t fsck_zone_usable_in_seg(const struct fsck_ctx *ctx, uint32_t segno);
+/* Whether a log may start writing at the start of section secno: not a
+ * sequential zone, or one that is empty (or that the repair resets). */
+bool fsck_zone_sec_writable(const struct fsck_ctx *ctx, uint32_t secno);
+/* Whether a log at segno/blkoff is at its zone's write pointer (true
+ * when not in a sequential zone). */
+bool fsck_zone_log_at_wp(const struct fsck_ctx *ctx, uint32_t segno, uint32_t blkoff);
+/* Repair: reset and finish the zones the pass recorded. */
+int fsck_zone_apply(struct fsck_ctx *ctx);
 
 /* ---- repair (fsck_fix.c records fixes, fsck_repair.c applies them) ---- */
 #include "fsck_repair.h"

@@ -96,7 +96,7 @@ static bool section_free(const struct fsck_alloc *a, uint32_t secno)
 {
 	uint32_t spp = a->ctx->fs->segs_per_sec;
 
-	if (section_has_log(a, secno))
+	if (section_has_log(a, secno) || !fsck_zone_sec_writable(a->ctx, secno))
 		return false;
 	for (uint32_t s = secno * spp; s < (secno + 1) * spp; s++)
 		if (!segment_free(a, s))
@@ -144,7 +144,8 @@ static int next_segment(struct fsck_alloc *a, int t)
 	f->type = t;
 	f->sum = l->sum;
 	f->sum.footer.entry_type = t >= CURSEG_HOT_NODE ? SUM_TYPE_NODE : SUM_TYPE_DATA;
-	if ((l->segno + 1) % fs->segs_per_sec && segment_free(a, l->segno + 1)) {
+	if ((l->segno + 1) % fs->segs_per_sec && segment_free(a, l->segno + 1) &&
+	    fsck_zone_usable_in_seg(a->ctx, l->segno + 1) == BLKS_PER_SEG) {
 		l->segno++;
 		l->blkoff = 0;
 		memset(&l->sum, 0, sizeof(l->sum));

@@ -267,6 +267,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 		f2fs_nat_free(&ctx->nat);
 	fsck_repair_free(ctx);
 	fsck_quota_free(ctx);
+	fsck_zone_free(ctx);
 	free(ctx->reach);
 	free(ctx->nat_addr);
 	free(ctx->chain);
@@ -315,7 +316,7 @@ static void run_passes(struct fsck_ctx *ctx)
 	if (fsck_preen_may_stop(ctx))
 		return;
 	ctx->main_blocks = (uint64_t)ctx->fs->main_segs * BLKS_PER_SEG;
-	if (alloc_maps(ctx)) {
+	if (alloc_maps(ctx) || fsck_zone_map(ctx)) {
 		fsck_fail(ctx, "out_of_memory", "out of memory");
 		return;
 	}
@@ -325,7 +326,7 @@ static void run_passes(struct fsck_ctx *ctx)
 		return;
 	if (!run(ctx, "node walk", fsck_pass_nodes) || !run(ctx, "SSA", fsck_pass_ssa))
 		return;
-	if (!run(ctx, "verify", fsck_pass_verify))
+	if (!run(ctx, "verify", fsck_pass_verify) || !run(ctx, "zones", fsck_pass_zone))
 		return;
 	run(ctx, "quota", fsck_pass_quota);
 }

@@ -253,6 +253,19 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "section {secno}: segment {segno} is SIT type {found}, the section is type {expected}"),
 	P(SEC_TEMP_MIX, I, true, FIX_NONE,
 	  "section {secno}: segment {segno} is SIT type {found}, another segment is type {expected}"),
+	P(ZONE_LOG_WP, W, true, FIX_ZONE_LOG_MOVE,
+	  "log {idx} writes at block {found} of section {secno} (segment {segno}), but its zone's "
+	  "write pointer is at block {expected} (the kernel's fix_curseg_write_pointer() moves the log at mount)"),
+	P(ZONE_VALID_BEYOND_WP, E, true, FIX_ZONE_FINISH,
+	  "section {secno}: block {blkaddr} (block {found} of the zone) is valid in SIT but at or after "
+	  "the zone's write pointer (block {expected}): the device never received it "
+	  "(the kernel's check_zone_write_pointer())"),
+	P(ZONE_WP_NO_VALID, W, true, FIX_ZONE_RESET,
+	  "section {secno} holds no valid block, but its zone is {str} with the write pointer at block "
+	  "{found} (the kernel's check_zone_write_pointer() resets it at mount)"),
+	P(ZONE_BLOCK_BEYOND_CAPACITY, E, true, FIX_SIT_REBUILD,
+	  "section {secno}: {found} blocks valid in SIT lie after the zone capacity of {expected} blocks "
+	  "(the kernel's check_block_count() refuses the SIT entry at mount)"),
 	P(RF_CHAIN_LOOP, E, false, FIX_UNFIXABLE,
 	  "the roll-forward node chain loops back to block {blkaddr} (the kernel refuses to mount)"),
 	P(RF_DENT_INODE_IN_NAT, E, false, FIX_UNFIXABLE,
@@ -350,6 +363,9 @@ const char *fsck_fix_name(enum fsck_fix f)
 		[FIX_BLOCK_REMAP] = "move the block addresses to the slots the kernel reads them from "
 				    "(new direct nodes where needed) and clear the xattr area",
 		[FIX_UNFIXABLE] = "none (not fixable)",
+		[FIX_ZONE_LOG_MOVE] = "move the log to a fresh section whose zone is empty",
+		[FIX_ZONE_FINISH] = "finish the zone, so that its write pointer covers every valid block",
+		[FIX_ZONE_RESET] = "reset the zone",
 	};
 
 	return (unsigned)f < sizeof(names) / sizeof(names[0]) && names[f] ? names[f] : "?";

@@ -5,7 +5,8 @@
  *
  * Codes: 1xxx superblock and checkpoint, 2xxx SIT entries, 3xxx NAT,
  * 4xxx nodes and inodes, 5xxx directories, 6xxx SSA, 7xxx derived state
- * (bitmaps, sections), 8xxx roll-forward chain, orphans and quota.
+ * (bitmaps, sections; 71xx the zones of zoned devices), 8xxx roll-forward
+ * chain, orphans and quota.
  */
 #ifndef FSCK_PROBLEM_H
 #define FSCK_PROBLEM_H
@@ -139,6 +140,11 @@ enum fsck_problem {
 	PR_SEC_CKPT_VALID_COUNT = 7005,
 	PR_SEC_TYPE_MIX = 7006,
 	PR_SEC_TEMP_MIX = 7007,
+	/* zoned devices: write pointers and zone capacity (fsck_pass_zone.c) */
+	PR_ZONE_LOG_WP = 7101,
+	PR_ZONE_VALID_BEYOND_WP = 7102,
+	PR_ZONE_WP_NO_VALID = 7103,
+	PR_ZONE_BLOCK_BEYOND_CAPACITY = 7104,
 	/* roll-forward, orphans, quota */
 	PR_RF_CHAIN_LOOP = 8001,
 	PR_RF_DENT_INODE_IN_NAT = 8002,
@@ -179,6 +185,9 @@ enum fsck_fix {
 	FIX_RELOCATE,		/* move blocks of the other class out of the section */
 	FIX_BLOCK_REMAP,	/* lay the file's block map out as the kernel reads it */
 	FIX_UNFIXABLE,
+	FIX_ZONE_LOG_MOVE,	/* the log goes to a fresh section with an empty zone */
+	FIX_ZONE_FINISH,	/* finish the zone (write pointer to its end) */
+	FIX_ZONE_RESET,		/* reset the zone (write pointer to its start) */
 };
 
 struct fsck_problem_def {

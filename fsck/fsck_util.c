@@ -17,7 +17,7 @@
 
 bool fsck_addr_in_main(const struct fsck_ctx *ctx, uint32_t addr)
 {
-	return f2fs_blkaddr_in_main(ctx->fs, addr);
+	return f2fs_blkaddr_in_main(ctx->fs, addr) && fsck_zone_addr_usable(ctx, addr);
 }
 
 bool fsck_sit_valid(const struct fsck_ctx *ctx, uint32_t addr)
