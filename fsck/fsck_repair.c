@@ -115,6 +115,10 @@ static bool log_must_move(struct repair_run *r, int t)
 		return true;
 	if (log_on_other_class(r, t))
 		return true;
+	/* On a zoned volume the next write must land at the zone's write
+	 * pointer (the kernel moves a log that is not there). */
+	if (!fsck_zone_log_at_wp(r->ctx, segno, off))
+		return true;
 	for (int u = 0; u < t; u++)
 		if (fs->curseg_segno[u] / fs->segs_per_sec == segno / fs->segs_per_sec)
 			return true;
@@ -821,7 +825,9 @@ static int run_repair(struct repair_run *r)
 	uint32_t *orphans, n_orphans;
 	int err;
 
-	err = fsck_lpf_reconnect(ctx);
+	err = fsck_zone_apply(ctx);
+	if (!err)
+		err = fsck_lpf_reconnect(ctx);
 	if (!err)
 		err = fsck_shared_apply(ctx);
 	if (!err)

@@ -1,5 +1,7 @@
-# tests/sload: sload.f2fs against both fscks, dump.f2fs -r and (kernel.sh)
-# the Linux kernel.
-SLOAD_TESTS = tests/sload/sload.sh
+# tests/sload: sload.f2fs against both fscks and dump.f2fs -r (sload.sh,
+# about 1 minute) and the Linux kernel under QEMU (kernel.sh, one boot,
+# about 3 minutes under TCG).
+SLOAD_TESTS = tests/sload/sload.sh tests/sload/kernel.sh
 TESTS += $(SLOAD_TESTS)
-EXTRA_DIST += $(SLOAD_TESTS) tests/sload/gen-tree.sh tests/sload/manifest.c
+EXTRA_DIST += $(SLOAD_TESTS) tests/sload/gen-tree.sh tests/sload/manifest.c \
+	tests/sload/guest-verify.sh
