@@ -37,8 +37,7 @@ static void check_sb_copies(struct fsck_ctx *ctx)
 	if (fs->salvage.sb_cp_disagrees >= 0)
 		fsck_report(ctx, PR_SB_COPY_INVALID, FSCK_OBJ(
 			    .sb = (uint64_t)fs->salvage.sb_cp_disagrees + 1,
-			    .str = "the checkpoint breaks the kernel's rules against it (the kernel "
-				   "refuses to mount) but not against the other copy, which is in use"));
+			    .str = fs->salvage.sb_cp_disagrees_why));
 	if (!fs->sb_check[0].err && !fs->sb_check[1].err &&
 	    memcmp(&fs->sb_copy[0], &fs->sb_copy[1], sizeof(fs->sb_copy[0])))
 		fsck_report(ctx, PR_SB_COPIES_DIFFER, FSCK_OBJ(.sb = (uint64_t)fs->sb_index + 1));

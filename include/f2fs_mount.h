@@ -44,10 +44,12 @@ struct f2fs_salvage {
 	const char *sb_refused;		/* why no rebuild, when one was tried */
 	uint32_t n_sb_derived;
 	struct f2fs_sb_derived sb_derived[F2FS_MAX_SB_DERIVED];
-	/* Both copies valid but different, and the checkpoint breaks the
-	 * kernel's rules against this one (the first, which the kernel would
-	 * take) and not against the other, which is in use: -1 when not. */
+	/* Both copies valid but different, and the checkpoint disagrees with
+	 * this one (the first, which the kernel would take: it breaks the
+	 * kernel's rules against it, or contradicts its RO feature) and not
+	 * with the other, which is in use: -1 when not. */
 	int sb_cp_disagrees;
+	const char *sb_cp_disagrees_why;
 	/* No pack with a valid crc: the pack in use fails only its crc and
 	 * passes every rule of f2fs_ckpt_validate(); the root is confirmed. */
 	bool cp_crc_only;

@@ -512,16 +512,34 @@ static void drop_salvage(struct f2fs_fs *fs, const char *why)
 	s->n_cp_derived = 0;
 }
 
-/* Whether the checkpoint the kernel would choose passes its rules
- * against superblock copy i. */
-static bool checkpoint_agrees(struct f2fs_fs *fs, int i)
+/* A read-only image (RO feature) has no reserved or overprovision
+ * segments (mkfs makes it so, and nothing writes it after). */
+static bool ro_contradicted(const struct f2fs_super_block *sb, const struct f2fs_checkpoint *cp)
+{
+	return (le32_to_cpu(sb->feature) & F2FS_FEATURE_RO) &&
+	       (cp->rsvd_segment_count || cp->overprov_segment_count);
+}
+
+/* Whether the checkpoint the kernel would choose agrees with superblock
+ * copy i: NULL, or why not. */
+static const char *checkpoint_disagrees(struct f2fs_fs *fs, int i)
 {
 	uint8_t first[2][F2FS_BLKSIZE];
+	const struct f2fs_checkpoint *cp;
 	const char *why;
 
 	fs->sb = fs->sb_copy[i];
-	return !choose_checkpoint(fs, first) &&
-	       !f2fs_ckpt_validate(&fs->sb, (const void *)first[fs->cp_index], &why);
+	if (choose_checkpoint(fs, first))
+		return "no checkpoint pack is valid against it";
+	cp = (const void *)first[fs->cp_index];
+	if (f2fs_ckpt_validate(&fs->sb, cp, &why))
+		return "the checkpoint breaks the kernel's rules against it (the kernel refuses "
+		       "to mount) but not against the other copy, which is in use";
+	if (ro_contradicted(&fs->sb, cp))
+		return "it says read-only (the RO feature, which the kernel mounts read-only "
+		       "only), but the checkpoint has reserved and overprovision segments, which "
+		       "a read-only image has not; the other copy agrees with the checkpoint";
+	return NULL;
 }
 
 /* Salvage: two valid copies that differ, and the checkpoint breaks the
@@ -530,13 +548,16 @@ static bool checkpoint_agrees(struct f2fs_fs *fs, int i)
 static void choose_copy_checkpoint_agrees(struct f2fs_fs *fs)
 {
 	int first = fs->sb_index, other = 1 - first;
+	const char *why;
 
 	if (first < 0 || fs->sb_check[other].err ||
 	    !memcmp(&fs->sb_copy[0], &fs->sb_copy[1], sizeof(fs->sb_copy[0])))
 		return;
-	if (!checkpoint_agrees(fs, first) && checkpoint_agrees(fs, other)) {
+	why = checkpoint_disagrees(fs, first);
+	if (why && !checkpoint_disagrees(fs, other)) {
 		fs->sb_index = other;
 		fs->salvage.sb_cp_disagrees = first;
+		fs->salvage.sb_cp_disagrees_why = why;
 	}
 	fs->sb = fs->sb_copy[fs->sb_index];
 	fs->cp_index = -1;

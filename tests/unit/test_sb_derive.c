@@ -20,7 +20,8 @@
  *    device without the magic; a pack whose summaries do not load where
  *    cp_pack_start_sum or ckpt_flags say has the field derived, or the
  *    older pack is used when nothing derived loads them; of two valid
- *    copies that differ, the one the checkpoint agrees with is used.
+ *    copies that differ, the one the checkpoint agrees with is used (the
+ *    kernel's rules, the RO feature).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -513,6 +514,21 @@ static void test_sb_cp_disagrees(void)
 		CHECK(fs->sb_index == 1 && fs->salvage.sb_cp_disagrees == 0 && !fs->ckpt_sanity.err);
 		CHECK(f2fs_fs_salvaged(fs));
 	}
+	f2fs_fs_close(fs);
+	/* copy 1 read-only: the checkpoint's reserved and overprovision
+	 * segments say otherwise */
+	b.segment_count_nat = cpu_to_le32(le32_to_cpu(b.segment_count_nat) - 0x800000u);
+	b.feature = cpu_to_le32(le32_to_cpu(b.feature) | F2FS_FEATURE_RO);
+	f2fs_sb_update_checksum(&b);
+	patch(F2FS_SUPER_OFFSET, &b, sizeof(b));
+	CHECK(f2fs_fs_open(img, NULL, &fs) == 0);
+	if (fs)
+		CHECK(fs->sb_index == 0 && !f2fs_fs_salvaged(fs));
+	f2fs_fs_close(fs);
+	CHECK(open_salvage(&fs) == 0);
+	if (fs)
+		CHECK(fs->sb_index == 1 && fs->salvage.sb_cp_disagrees == 0 &&
+		      strstr(fs->salvage.sb_cp_disagrees_why, "read-only"));
 	f2fs_fs_close(fs);
 }
 
