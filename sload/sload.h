@@ -24,6 +24,7 @@
 
 struct sload_fs_config;
 struct sload_contexts;
+struct sload_quota;
 
 struct sload_opts {
 	const char *source;		/* -f */
@@ -79,6 +80,7 @@ struct sload_ctx {
 	size_t n_links, cap_links;
 	struct sload_fs_config *fsc;
 	struct sload_contexts *sec;
+	struct sload_quota *quota;	/* per type, with quota_ino */
 	struct sload_stats st;
 	uint8_t *io;			/* one read buffer for file data */
 	char errbuf[512];		/* why the run failed, for the message */
@@ -145,5 +147,11 @@ bool sload_fs_config_apply(const struct sload_ctx *c, const char *fs_path, bool 
 int sload_contexts_load(struct sload_ctx *c, const char *path);
 void sload_contexts_free(struct sload_ctx *c);
 const char *sload_context_of(const struct sload_ctx *c, const char *fs_path, uint32_t mode);
+
+/* sload_quota.c */
+int sload_quota_load(struct sload_ctx *c);
+int sload_quota_charge(struct sload_ctx *c, const struct f2fs_inode *i, int sign);
+int sload_quota_write(struct sload_ctx *c);
+void sload_quota_free(struct sload_ctx *c);
 
 #endif

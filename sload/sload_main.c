@@ -135,13 +135,11 @@ static int check_volume(struct sload_ctx *c)
 		sload_err("%s needs fsck.f2fs first (checkpoint flags 0x%x)", c->o.device, fs->cp_flags);
 		return -1;
 	}
-	if (fs->features & (F2FS_FEATURE_BLKZONED | F2FS_FEATURE_RO | F2FS_FEATURE_ENCRYPT |
-			    F2FS_FEATURE_QUOTA_INO | F2FS_FEATURE_PRJQUOTA)) {
+	if (fs->features & (F2FS_FEATURE_BLKZONED | F2FS_FEATURE_RO | F2FS_FEATURE_ENCRYPT)) {
 		char names[256];
 
 		f2fs_features_to_string(fs->features & (F2FS_FEATURE_BLKZONED | F2FS_FEATURE_RO |
-				F2FS_FEATURE_ENCRYPT | F2FS_FEATURE_QUOTA_INO | F2FS_FEATURE_PRJQUOTA),
-				names, sizeof(names));
+				F2FS_FEATURE_ENCRYPT), names, sizeof(names));
 		sload_err("%s: volumes with %s are not supported", c->o.device, names);
 		return -1;
 	}
@@ -178,6 +176,12 @@ static int open_volume(struct sload_ctx *c)
 		return -1;
 	}
 	f2fs_nid_alloc_init(&c->nids, &c->nat);
+	err = sload_quota_load(c);
+	if (err) {
+		sload_err("%s: %s: %s (run fsck.f2fs)", c->o.device, c->errbuf, f2fs_strerror(err));
+		return -1;
+	}
+	c->errbuf[0] = 0;
 	f2fs_commit_plan_init(&c->plan, c->fs);
 	c->cp_ver = c->plan.version;
 	c->extra_words = (c->fs->features & F2FS_FEATURE_EXTRA_ATTR) ? F2FS_TOTAL_EXTRA_ATTR_SIZE / 4 : 0;
@@ -247,6 +251,7 @@ static void cleanup(struct sload_ctx *c)
 	f2fs_sit_free(&c->sit);
 	sload_fs_config_free(c);
 	sload_contexts_free(c);
+	sload_quota_free(c);
 	free(c->io);
 	if (c->fs)
 		f2fs_fs_close(c->fs);

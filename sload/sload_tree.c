@@ -164,6 +164,8 @@ static int finish_links(struct sload_ctx *c)
 
 		l->node->i.i_links = cpu_to_le32(l->links);
 		if (!err)
+			err = sload_quota_charge(c, &l->node->i, +1);
+		if (!err)
 			err = sload_write_node(c, l->node, l->nid, l->nid, 0, false, true);
 		free(l->node);
 	}
@@ -384,6 +386,8 @@ static int write_entry(struct sload_ctx *c, struct walk_dir *w, const char *name
 	if (defer)
 		err = keep_link(c, st, ino, n, log);
 	else
+		err = sload_quota_charge(c, &n->i, +1);
+	if (!err && !defer)
 		err = sload_write_node(c, n, ino, ino, 0, S_ISDIR(st->st_mode), true);
 	if (!err && c->o.debug > 1)
 		fprintf(stderr, "sload.f2fs: %s -> ino %u\n", fs_path, ino);
@@ -615,11 +619,18 @@ int sload_load_tree(struct sload_ctx *c)
 	c->block_delta--;
 	c->node_delta--;
 	c->inode_delta--;
+	err = sload_quota_charge(c, &root->i, -1);
+	if (err)
+		goto out;
 	reset_root(c, root);
 	root->i.i_links = cpu_to_le32(2 + w.subdirs + old_subdirs(old, nold));
 	err = sload_write_dir_entries(c, root, F2FS_ROOT_INO, F2FS_ROOT_INO, w.d, w.nd, w.casefold);
 	if (!err)
+		err = sload_quota_charge(c, &root->i, +1);
+	if (!err)
 		err = sload_write_node(c, root, F2FS_ROOT_INO, F2FS_ROOT_INO, 0, true, true);
+	if (!err)
+		err = sload_quota_write(c);
 out:
 	free_dents(w.d, w.nd);
 	free_dents(old, nold);
