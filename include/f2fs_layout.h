@@ -31,12 +31,18 @@ struct f2fs_layout_params {
 	 * first is total_sectors * sector_size and holds all metadata). */
 	uint32_t nr_extra_devs;
 	uint64_t extra_dev_bytes[MAX_DEVICES - 1];
-	/* Zoned volumes (mkfs -m): the writable blocks of every section (the
-	 * zone capacity), when below the section size; 0 when every block of
-	 * a section is usable.  User blocks and free segments count only
-	 * these (f2fs_zone.h's usable segments), reserve and overprovision
-	 * stay whole sections. */
+	/* Zoned volumes (mkfs -m): the writable blocks of a section in a
+	 * sequential zone (the zone capacity), when below the section size;
+	 * 0 when every block of a section is usable.  User blocks count the
+	 * capacity of every section (newer kernels apply it to all), free
+	 * segments the usable segments of each section as Linux 6.1 and
+	 * f2fs-tools count them: all of a section that seq_zone() says is not
+	 * on a sequential zone (device index, block on that device), those
+	 * before the capacity otherwise (every section when seq_zone is NULL).
+	 * Reserve and overprovision stay whole sections. */
 	uint64_t sec_cap_blocks;
+	bool (*seq_zone)(void *arg, uint32_t dev, uint64_t dev_blk);
+	void *seq_zone_arg;
 };
 
 /* Why a layout could not be computed: one of these, for the message. */

@@ -246,6 +246,33 @@ static int layout_ssa_main(struct f2fs_layout *l, enum f2fs_layout_error *why)
 	return 0;
 }
 
+static bool section_is_sequential(const struct f2fs_layout_params *p,
+				  const struct f2fs_layout *l, uint64_t secno)
+{
+	uint64_t blk = l->main_blkaddr + secno * l->segs_per_sec * BLKS_PER_SEG;
+
+	if (!p->seq_zone)
+		return true;
+	for (uint32_t d = 0; d < l->ndevs; d++)
+		if (blk >= l->dev_first_blk[d] && blk <= l->dev_last_blk[d])
+			return p->seq_zone(p->seq_zone_arg, d, blk - l->dev_first_blk[d]);
+	return true;
+}
+
+/* Main-area segments holding a writable block: a section in a sequential
+ * zone has usable_segs_per_sec of them, any other all. */
+static uint64_t usable_main_segments(const struct f2fs_layout_params *p,
+				     const struct f2fs_layout *l)
+{
+	uint64_t n = 0;
+
+	if (l->usable_segs_per_sec == l->segs_per_sec)
+		return l->segment_count_main;
+	for (uint64_t s = 0; s < l->section_count; s++)
+		n += section_is_sequential(p, l, s) ? l->usable_segs_per_sec : l->segs_per_sec;
+	return n;
+}
+
 /* Reserved and overprovision segments for an overprovision ratio (in %),
  * in whole sections.  Returns the user blocks (0 if none). */
 static uint64_t ovp_plan(const struct f2fs_layout *l, double ratio,
@@ -329,7 +356,7 @@ static int layout_overprovision(const struct f2fs_layout_params *p, struct f2fs_
 	l->rsvd_segment_count = best_rsvd;
 	l->overprov_segment_count = best_ovp;
 	l->user_block_count = best;
-	l->free_segment_count = l->section_count * l->usable_segs_per_sec - NR_CURSEG_TYPE;
+	l->free_segment_count = usable_main_segments(p, l) - NR_CURSEG_TYPE;
 	return 0;
 }
 

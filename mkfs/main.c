@@ -88,8 +88,11 @@ static int compute_layout(struct mkfs_ctx *ctx)
 	p.features = ctx->o.features;
 	p.large_nat_bitmap = ctx->o.large_nat_bitmap;
 	p.nr_extra_devs = ctx->o.n_extra_dev;
-	if (ctx->o.zoned && ctx->zone_cap < ctx->zone_blocks)
+	if (ctx->o.zoned && ctx->zone_cap < ctx->zone_blocks) {
 		p.sec_cap_blocks = ctx->zone_cap;
+		p.seq_zone = mkfs_dev_zone_is_seq;
+		p.seq_zone_arg = ctx;
+	}
 	for (unsigned int i = 0; i < ctx->o.n_extra_dev; i++) {
 		uint64_t zone = (uint64_t)ctx->o.segs_per_sec * ctx->o.secs_per_zone * F2FS_SEG_SIZE;
 

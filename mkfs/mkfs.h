@@ -104,6 +104,9 @@ int mkfs_zoned_geometry(struct mkfs_ctx *ctx);
 int mkfs_zoned_check_layout(const struct mkfs_ctx *ctx);
 int mkfs_zoned_reset(struct f2fs_dev *dev);
 bool mkfs_in_seq_zone(struct mkfs_ctx *ctx, uint64_t blkaddr);
+/* For the layout: whether block dev_blk of device dev (0 first) lies in
+ * a sequential zone; arg is the struct mkfs_ctx. */
+bool mkfs_dev_zone_is_seq(void *arg, uint32_t dev, uint64_t dev_blk);
 
 /* format.c */
 int mkfs_format(struct mkfs_ctx *ctx);

@@ -242,6 +242,17 @@ int mkfs_zoned_reset(struct f2fs_dev *dev)
 	return f2fs_zone_reset(dev, 0, (uint64_t)n * zd->zone_blocks);
 }
 
+bool mkfs_dev_zone_is_seq(void *arg, uint32_t dev, uint64_t dev_blk)
+{
+	const struct mkfs_ctx *ctx = arg;
+	const struct f2fs_zone *z;
+
+	if (dev >= ndevs(ctx))
+		return false;
+	z = f2fs_zone_at(dev_at(ctx, dev)->zoned, dev_blk);
+	return z && f2fs_zone_is_seq(z);
+}
+
 bool mkfs_in_seq_zone(struct mkfs_ctx *ctx, uint64_t blkaddr)
 {
 	uint64_t at;
