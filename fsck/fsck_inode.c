@@ -342,6 +342,27 @@ static void check_misc(struct fsck_walk *w, uint32_t ino, const struct f2fs_inod
 	}
 }
 
+/*
+ * A directory's i_pino names the directory its '..' names: the kernel
+ * keeps them equal through renames (f2fs_rename()), and f2fs-tools
+ * rewrites '..' from i_pino when they differ.  The walk knows the parent
+ * whose entry reached the directory; the directory pass holds '..' to it.
+ */
+static void check_dir_pino(struct fsck_walk *w, uint32_t ino, const struct fsck_item *it,
+			   const struct f2fs_inode *ri)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint32_t pino = le32_to_cpu(ri->i_pino);
+	struct f2fs_node *c;
+
+	if (!S_ISDIR(le16_to_cpu(ri->i_mode)) || it->kind != ITEM_NS || !it->parent ||
+	    ino == F2FS_ROOT_INO || pino == it->parent)
+		return;
+	REPORT(PR_INODE_DIR_PINO, .found = pino, .expected = it->parent);
+	if ((c = FIX()))
+		c->i.i_pino = cpu_to_le32(it->parent);
+}
+
 /* An invalid i_mode: take the type from the entry that named it. */
 static void fix_mode(struct fsck_walk *w, uint32_t ino, const struct fsck_item *it)
 {
@@ -384,6 +405,7 @@ bool fsck_check_inode_fields(struct fsck_walk *w, const struct fsck_item *it,
 		fix_mode(w, ino, it);
 	}
 	check_misc(w, ino, ri);
+	check_dir_pino(w, ino, it, ri);
 	if (!check_extra(w, ino, ri))
 		return false;
 	extra = fsck_extra_words(ri);

@@ -956,6 +956,8 @@ static bool resolve_item(struct fsck_walk *w, struct fsck_item *it)
 		drop_item_dentry(w, it);
 		return false;
 	}
+	if (le32_to_cpu(e.ino) != it->ino)	/* the root, orphans, quota: no entry names them */
+		fsck_nat_fix_inode_owner(ctx, it->ino);
 	it->addr = addr;
 	return true;
 }

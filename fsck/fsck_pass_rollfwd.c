@@ -37,6 +37,23 @@ bool fsck_chain_node_belongs(const struct f2fs_fs *fs, uint64_t want, const stru
 	return have == want;
 }
 
+/*
+ * A pack that binds its chain to its CRC (CP_CRC_RECOVERY_FLAG, without
+ * CP_NOCRC_RECOVERY_FLAG) whose first chain node carries this checkpoint's
+ * version under another CRC: the nodes were written for this checkpoint
+ * and the pack was rewritten since.  The kernel skips them
+ * (is_recoverable_dnode() compares the whole cp_ver); a repair re-homes
+ * them under its own pack with CP_NOCRC_RECOVERY_FLAG, and the kernel
+ * recovers them then.
+ */
+static bool chain_of_other_crc(const struct f2fs_fs *fs, uint64_t want, const struct f2fs_node *n)
+{
+	uint64_t have = le64_to_cpu(n->footer.cp_ver);
+
+	return (fs->cp_flags & CP_CRC_RECOVERY_FLAG) && !(fs->cp_flags & CP_NOCRC_RECOVERY_FLAG) &&
+	       have != want && (uint32_t)have == (uint32_t)want;
+}
+
 static void check_new_inode(struct fsck_ctx *ctx, const struct f2fs_node *n, uint32_t addr)
 {
 	uint32_t ino = le32_to_cpu(n->footer.ino), nid = le32_to_cpu(n->footer.nid);
@@ -58,7 +75,7 @@ int fsck_pass_rollforward(struct fsck_ctx *ctx)
 	struct f2fs_fs *fs = ctx->fs;
 	uint32_t segno = fs->curseg_segno[CURSEG_WARM_NODE];
 	uint32_t blkoff = fs->curseg_blkoff[CURSEG_WARM_NODE];
-	uint64_t want, count = 0, win_start = 0;
+	uint64_t want, count = 0, win_start = 0, other_crc = 0;
 	uint32_t win_n = 0, addr;
 	uint8_t *buf;
 	int err = 0;
@@ -91,7 +108,10 @@ int fsck_pass_rollforward(struct fsck_ctx *ctx)
 				break;
 		}
 		n = (const void *)(buf + (addr - win_start) * F2FS_BLKSIZE);
-		if (!fsck_chain_node_belongs(fs, want, n))
+		if (!count && chain_of_other_crc(fs, want, n))
+			other_crc = le64_to_cpu(n->footer.cp_ver);
+		if (other_crc ? le64_to_cpu(n->footer.cp_ver) != other_crc :
+				!fsck_chain_node_belongs(fs, want, n))
 			break;
 		fsck_set(ctx->chain, rel);
 		fsck_fix_chain_node(ctx, addr, n);
@@ -104,7 +124,7 @@ int fsck_pass_rollforward(struct fsck_ctx *ctx)
 	free(buf);
 	ctx->st.chain_nodes = count;
 	if (count && !err)
-		fsck_report(ctx, PR_RF_CHAIN, FSCK_OBJ(.found = count));
+		fsck_report(ctx, other_crc ? PR_RF_CHAIN_OTHER_CRC : PR_RF_CHAIN, FSCK_OBJ(.found = count));
 	fsck_progress(ctx, 5, 1, 1);
 	return err;
 }

@@ -203,6 +203,8 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "ignored i_inline_xattr_size): the kernel reads the file from block {idx} on at the wrong offsets"),
 	P(INODE_INLINE_BYTES, W, true, FIX_INODE_FIELD,
 	  "ino {ino}: the inline data area (i_size {found}) {str}"),
+	P(INODE_DIR_PINO, W, true, FIX_INODE_FIELD,
+	  "directory ino {ino}: i_pino {found} is not its parent {expected}"),
 	P(DENT_NAME_LEN, E, false, FIX_DENTRY_DROP,
 	  "{path}: dentry slot {idx} has name length {found}"),
 	P(DENT_SLOTS, E, false, FIX_DENTRY_DROP,
@@ -276,6 +278,10 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "roll-forward: {found} fsync'd node blocks after the checkpoint will be recovered at mount"),
 	P(RF_CHAIN_BAD_ADDR, I, true, FIX_NONE,
 	  "roll-forward chain ends at block {blkaddr} outside the main area"),
+	P(RF_CHAIN_OTHER_CRC, W, false, FIX_CP_REWRITE,
+	  "roll-forward: {found} fsync'd node blocks after the checkpoint carry its version under another "
+	  "checkpoint CRC (the pack was rewritten after them): the kernel skips them; the repair re-homes "
+	  "them so that it recovers them"),
 	P(QUOTA_FILE, E, false, FIX_QUOTA_REBUILD,
 	  "quota file ino {ino}: {str}"),
 	P(QUOTA_USAGE, W, true, FIX_QUOTA_REBUILD,

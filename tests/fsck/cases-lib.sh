@@ -222,6 +222,30 @@ PY
 	done
 }
 
+# chain_other_crc: $IMG gets a pending roll-forward chain (a fsync'd copy
+# of /big's first direct node, fz_bases.step_chain) whose node carries the
+# checkpoint's version under another CRC, the pack binding its chain to
+# its CRC (CP_CRC_RECOVERY_FLAG, not CP_NOCRC_RECOVERY_FLAG): a pack
+# rewritten after the chain.
+chain_other_crc() {
+	python3 - "$top_srcdir/tests/fuzz" "$top_builddir" "$IMG" "$BIG" >>"$WORK/inject.log" 2>&1 <<'PY' || echo "inject failed: chain_other_crc" >>"$WORK/inject.err"
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+import fz_bases, fz_tools
+tools, img = fz_tools.Tools(sys.argv[2]), sys.argv[3]
+fz_bases.step_chain(tools, img, {'/big': int(sys.argv[4])})
+sup = fz_bases.tool_json(tools, img, '--super')
+sb, cp = sup['superblock'], sup['checkpoint']
+fz_bases.inject(tools, img, '--cp', cp['pack_in_use'], '--cp-blk', 'first', '--mb', 'ckpt_flags',
+                '--val', (cp['ckpt_flags'] | 0x40) & ~0x200)
+cp = fz_bases.tool_json(tools, img, '--super')['checkpoint']
+blk = sb['main_blkaddr'] + (cp['cur_node_segno'][1] << sb['log_blocks_per_seg']) + cp['cur_node_blkoff'][1]
+node = bytearray(fz_bases.read_block(img, blk))
+struct.pack_into('<Q', node, fz_bases.BLK - 12, (0x5a5a5a5a << 32) | cp['checkpoint_ver'])
+fz_bases.write_block(img, blk, bytes(node))
+PY
+}
+
 # sload_case SRC: copy the tree SRC into the case image with f2fs-tools'
 # sload.f2fs, as a corruption (the images it leaves are the damage: see
 # cases.txt); repair.sh then compares every file of SRC with what our
