@@ -7,8 +7,9 @@
  * refusals, format round trip), and an emulated device through the I/O
  * layer: the write-pointer rule, reset and finish (batched, dry-run,
  * misaligned), discard and zero-out, saving and reloading the write
- * pointers, the PATH.zones lookup and its opt-out, and a multi-device
- * volume with a zoned member.
+ * pointers, the PATH.zones lookup and its opt-out, a multi-device volume
+ * with a zoned member, a host-aware model, and a side file that cannot be
+ * saved.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -458,6 +459,50 @@ static void test_multidev(void)
 	unlink(d1);
 }
 
+/* Host-aware: sequential-write-preferred zones take any write; the write
+ * pointer follows the furthest one. */
+static void test_host_aware(void)
+{
+	const char *img = path_in_dir("ha.img");
+	static uint8_t blk[F2FS_BLKSIZE];
+	struct f2fs_dev *dev = NULL;
+
+	make_sparse(img, 4ull * ZB * F2FS_BLKSIZE);
+	write_text(path_in_dir("ha.img.zones"), "zone_size 4M\nmodel host-aware\n");
+	CHECK(f2fs_dev_open(img, NULL, &dev) == 0);
+	if (!dev)
+		return;
+	CHECK(dev->zoned->model == F2FS_ZONED_HA);
+	CHECK(f2fs_dev_write(dev, ZB + 10, 1, blk) == 0);
+	CHECK_EQ_U64(dev->zoned->zones[1].wp, ZB + 11);
+	CHECK(f2fs_dev_write(dev, ZB + 2, 1, blk) == 0);	/* behind: accepted */
+	CHECK_EQ_U64(dev->zoned->zones[1].wp, ZB + 11);
+	CHECK(f2fs_dev_pwrite(dev, 100, 10, blk) == 0);	/* sub-block: accepted */
+	CHECK(f2fs_zone_reset(dev, ZB, ZB) == 0);
+	CHECK_EQ_U64(dev->zoned->zones[1].wp, ZB);
+	f2fs_dev_close(dev);
+	unlink(path_in_dir("ha.img.zones"));
+	unlink(img);
+}
+
+/* Saving into a directory that cannot take the temporary file fails at
+ * the flush, and leaves nothing behind. */
+static void test_save_error(void)
+{
+	struct f2fs_zoned *zd = NULL;
+
+	CHECK(f2fs_zone_model_parse("zone_size 4M\n", 8ull << 20, &zd, NULL) == 0);
+	if (!zd)
+		return;
+	zd->model_path = strdup("/nonexistent-dir-f2fs/x.zones");
+	zd->dirty = true;
+	CHECK(f2fs_zone_model_save(zd) == -ENOENT);
+	CHECK(zd->dirty);
+	zd->dirty = false;
+	CHECK(f2fs_zone_model_save(zd) == 0);	/* nothing changed: nothing to do */
+	f2fs_zoned_free(zd);
+}
+
 static void test_names(void)
 {
 	CHECK(strcmp(f2fs_zone_type_name(F2FS_ZONE_TYPE_SEQWRITE_REQ), "seq-req") == 0);
@@ -479,6 +524,8 @@ int main(void)
 	test_parse();
 	test_device();
 	test_multidev();
+	test_host_aware();
+	test_save_error();
 	test_names();
 	rmdir(dir);
 	return unit_finish("test_zone");
