@@ -39,6 +39,9 @@
  *     model host-managed     or host-aware (sequential-write-preferred
  *                            zones, written anywhere); default
  *                            host-managed
+ *     max_open 6             the most zones open at once (sysfs
+ *                            queue/max_open_zones); default 0, no limit;
+ *                            recorded, not enforced
  *     zone 7 1024 open       a sequential zone that is not empty: index,
  *                            write pointer in 4 KiB blocks from the zone
  *                            start, condition (open, closed, full,
@@ -134,6 +137,7 @@ struct f2fs_zoned {
 	uint32_t nr_conventional;	/* conventional zones, anywhere */
 	uint32_t first_sequential;	/* index of the first sequential zone,
 					 * nr_zones when none */
+	uint32_t max_open;		/* zones open at once, 0: no limit */
 	struct f2fs_zone *zones;
 	/* emulation */
 	char *model_path;	/* the side file */

@@ -188,7 +188,7 @@ static void init_emulated_zone(struct f2fs_zone *z, uint64_t start, uint64_t len
 
 struct model_params {
 	uint64_t zone_bytes, cap_bytes;
-	uint64_t conventional;
+	uint64_t conventional, max_open;
 	enum f2fs_zoned_model model;
 };
 
@@ -254,6 +254,8 @@ static int parse_param_line(char **w, int n, struct model_params *p)
 		return parse_bytes(w[1], &p->cap_bytes);
 	if (strcmp(w[0], "conventional") == 0)
 		return parse_u64(w[1], &p->conventional);
+	if (strcmp(w[0], "max_open") == 0)
+		return parse_u64(w[1], &p->max_open) < 0 || p->max_open > UINT32_MAX ? -EINVAL : 0;
 	if (strcmp(w[0], "model") == 0) {
 		if (strcmp(w[1], "host-managed") == 0)
 			p->model = F2FS_ZONED_HM;
@@ -290,6 +292,7 @@ static struct f2fs_zoned *build_emulated(const struct model_params *p, uint64_t 
 		return NULL;
 	zd->model = p->model;
 	zd->emulated = true;
+	zd->max_open = (uint32_t)p->max_open;
 	zd->zone_blocks = zb;
 	f2fs_zdiv_init(&zd->zdiv, zb);
 	zd->nr_zones = (uint32_t)(dev_bytes / p->zone_bytes);
@@ -467,6 +470,8 @@ int f2fs_zone_model_format(const struct f2fs_zoned *zd, char **out)
 	sb_bytes(&b, "zone_capacity", seq_capacity(zd));
 	sb_printf(&b, "conventional %u\n", leading_conv);
 	sb_printf(&b, "model %s\n", f2fs_zoned_model_name(zd->model));
+	if (zd->max_open)
+		sb_printf(&b, "max_open %u\n", zd->max_open);
 	for (uint32_t i = 0; i < zd->nr_zones; i++) {
 		const struct f2fs_zone *z = &zd->zones[i];
 
@@ -644,6 +649,21 @@ static enum f2fs_zoned_model sysfs_model(dev_t rdev)
 	return F2FS_ZONED_NONE;
 }
 
+/* queue/max_open_zones: 0 when there is no limit or no such file. */
+static uint32_t sysfs_max_open(dev_t rdev)
+{
+	char path[128], word[32];
+	uint64_t v;
+
+	sysfs_queue_path(path, sizeof(path), rdev, "queue/max_open_zones");
+	if (!read_sysfs_word(path, word, sizeof(word))) {
+		sysfs_queue_path(path, sizeof(path), rdev, "../queue/max_open_zones");
+		if (!read_sysfs_word(path, word, sizeof(word)))
+			return 0;
+	}
+	return parse_u64(word, &v) < 0 || v > UINT32_MAX ? 0 : (uint32_t)v;
+}
+
 static int zone_from_report(const struct blk_zone *bz, bool has_cap, struct f2fs_zone *z)
 {
 	uint64_t cap = has_cap ? bz->capacity : bz->len;
@@ -730,8 +750,10 @@ static int read_blkdev_zones(struct f2fs_dev *dev, struct f2fs_zoned *zd)
 	if (err < 0)
 		return err;
 	count_kinds(zd);
-	if (fstat(dev->fd, &st) == 0)
+	if (fstat(dev->fd, &st) == 0) {
 		zd->model = sysfs_model(st.st_rdev);
+		zd->max_open = sysfs_max_open(st.st_rdev);
+	}
 	if (zd->model == F2FS_ZONED_NONE)
 		zd->model = zd->nr_conventional < nr &&
 			    zd->zones[zd->first_sequential].type == F2FS_ZONE_TYPE_SEQWRITE_PREF ?

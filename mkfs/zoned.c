@@ -6,7 +6,8 @@
  * for a host-managed device, which the kernel mounts only with the
  * blkzoned feature), the section size (sections are zones: -s must agree
  * and -z must be 1) and the zone capacity (one for every sequential zone,
- * as the kernel requires).  After the layout: the metadata must lie where
+ * as the kernel requires), and enough zones open at once for the logs.
+ * After the layout: the metadata must lie where
  * it can be overwritten in place (conventional zones of device 0, a
  * host-aware device, or a regular device 0 of a multi-device volume), and
  * no zone of the volume may be read-only or offline.  While formatting:
@@ -151,6 +152,28 @@ static int zone_capacity_of_volume(struct mkfs_ctx *ctx, uint64_t zone_blocks, u
 	return 0;
 }
 
+/* Newer kernels mount a zoned volume only when the device can keep every
+ * active log's zone open (active_logs, 6 by default; 2 and 4 can be
+ * chosen at mount).  Fewer than 2 can hold no F2FS at all. */
+static int check_open_zones(const struct mkfs_ctx *ctx)
+{
+	for (unsigned int i = 0; i < ndevs(ctx); i++) {
+		const struct f2fs_zoned *zd = dev_at(ctx, i)->zoned;
+
+		if (!zd || !zd->max_open || zd->max_open >= NR_CURSEG_TYPE)
+			continue;
+		if (zd->max_open < 2) {
+			mkfs_err("%s keeps at most %u zone open at once: F2FS writes at least 2 logs "
+				 "(mount option active_logs=2)", dev_name(ctx, i), zd->max_open);
+			return -EINVAL;
+		}
+		fprintf(stderr, "mkfs.f2fs: warning: %s keeps at most %u zones open at once: newer "
+			"kernels mount the volume only with -o active_logs=%u or less\n",
+			dev_name(ctx, i), zd->max_open, zd->max_open >= 4 ? 4 : 2);
+	}
+	return 0;
+}
+
 int mkfs_zoned_geometry(struct mkfs_ctx *ctx)
 {
 	uint64_t zone_blocks, cap;
@@ -159,6 +182,7 @@ int mkfs_zoned_geometry(struct mkfs_ctx *ctx)
 	if (err || !ctx->o.zoned)
 		return err;
 	if ((err = zone_size_of_volume(ctx, &zone_blocks)) ||
+	    (err = check_open_zones(ctx)) ||
 	    (err = derive_sections(ctx, zone_blocks)) ||
 	    (err = zone_capacity_of_volume(ctx, zone_blocks, &cap)))
 		return err;

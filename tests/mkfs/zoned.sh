@@ -16,7 +16,8 @@
 # resets the zones.  Refusals (each before the first write): -s against the
 # zone size, -z 2, no conventional zones for the metadata, a zone size that
 # is not whole segments, -m without a zoned device, two zone sizes in one
-# volume, a read-only zone, a malformed side file.  Finally the user space
+# volume, a read-only zone, a device keeping one zone open, a malformed
+# side file; a device keeping 4 zones open is formatted with a warning.  Finally the user space
 # beside a device with power-of-two zones (printed; the man page quotes it).
 #
 # f2fs-tools cannot see an emulated model (it would read the image as a
@@ -190,7 +191,21 @@ EOF
 	verify "md$z" "$reg" "$z" "$c"
 done
 
-# 4. host-aware: sequential-write-preferred zones hold the metadata too
+# 4. a device that keeps 4 zones open: formatted, with the mount option
+# newer kernels need named
+img=$WORK/open4.img
+new_sparse "$img" 2400M
+model "$img.zones" 96 96 2
+echo "max_open 4" >>"$img.zones"
+run_mkfs "open4" -q -m "$img"
+if [ "$RC" = 0 ] && grep -q "active_logs=4" "$WORK/open4.err"; then
+	pass "max_open 4: formatted, the warning names active_logs=4"
+else
+	fail "max_open 4: exit $(describe_rc "$RC") or no warning"
+	show_file "$WORK/open4.err"
+fi
+
+# 5. host-aware: sequential-write-preferred zones hold the metadata too
 img=$WORK/ha.img
 new_sparse "$img" 2400M
 model "$img.zones" 96 96 0 host-aware
@@ -203,7 +218,7 @@ else
 	show_file "$WORK/ha.err"
 fi
 
-# 5. refusals, each before the first write: image and side file unchanged
+# 6. refusals, each before the first write: image and side file unchanged
 refuse() {
 	r_tag=$1 r_img=$2 r_want=$3
 	shift 3
@@ -234,6 +249,9 @@ refuse "odd-zone" "$img" "not a whole number of 2 MiB segments" -m "$img"
 model "$img.zones" 96 80 2
 echo "zone 5 0 readonly" >>"$img.zones"
 refuse "readonly" "$img" "zone 5 is readonly" -m "$img"
+model "$img.zones" 96 80 2
+echo "max_open 1" >>"$img.zones"
+refuse "max-open" "$img" "at least 2 logs" -m "$img"
 printf 'zone_size 96M\nzone_capacity 80M\nbogus line\n' >"$img.zones"
 refuse "bad-model" "$img" "cannot open" -m "$img"
 rm -f "$img.zones"
@@ -245,7 +263,7 @@ model "$reg.zones" 96 96 10
 model "$zon.zones" 200 200 0
 refuse "two-sizes" "$reg" "same zone size" -m -c "$zon" "$reg"
 
-# 6. user space beside power-of-two zones on the same 32 GiB device
+# 7. user space beside power-of-two zones on the same 32 GiB device
 img=$WORK/cmp.img
 for z in 96 128 200 256 1000 1024; do
 	new_sparse "$img" 32G

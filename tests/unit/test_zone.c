@@ -222,6 +222,15 @@ static void test_parse(void)
 	free(text);
 	f2fs_zoned_free(zd);
 
+	CHECK(f2fs_zone_model_parse("zone_size 4M\nmax_open 12\n", 8ull << 20, &zd, NULL) == 0);
+	if (zd) {
+		CHECK_EQ_U64(zd->max_open, 12);
+		CHECK(f2fs_zone_model_format(zd, &text) == 0 && text && strstr(text, "max_open 12\n"));
+		free(text);
+		text = NULL;
+		f2fs_zoned_free(zd);
+		zd = NULL;
+	}
 	CHECK(f2fs_zone_model_parse("zone_size 4M\nmodel host-aware\n", 8ull << 20, &zd, NULL) == 0);
 	if (zd) {
 		CHECK(zd->model == F2FS_ZONED_HA && zd->zones[0].type == F2FS_ZONE_TYPE_SEQWRITE_PREF);
@@ -248,6 +257,7 @@ static void test_parse(void)
 		"zone_size -96M\n",
 		"zone_size 99999999999999999999\n",
 		"zone_size 16777216T\n",		/* overflows */
+		"zone_size 96M\nmax_open 4294967296\n",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		zd = NULL;
