@@ -38,6 +38,7 @@ struct sload_opts {
 	uint64_t timestamp;
 	bool preserve_owner;		/* -P */
 	bool no_inline_data;		/* --no-inline-data */
+	uint64_t write_limit;		/* --write-limit (tests) */
 };
 
 /* An inode whose link count the walk is still counting. */

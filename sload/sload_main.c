@@ -44,6 +44,7 @@ static void usage(FILE *f)
 "  -c, -a, -x, -m  compression (not supported: refused)\n"
 "  -r            read-only image (not supported: refused)\n"
 "  --no-inline-data  never store file data or symlink targets in the inode\n"
+"  --write-limit N   (tests) drop every write after the N-th, as a power cut\n"
 "  -h, --help    show this help\n"
 "  -V, --version print the version and exit\n");
 }
@@ -68,6 +69,7 @@ static int parse_options(int argc, char **argv, struct sload_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "no-inline-data", no_argument, NULL, 'I' },
+		{ "write-limit", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
@@ -82,6 +84,13 @@ static int parse_options(int argc, char **argv, struct sload_opts *o)
 		case 'p': o->product_out = optarg; break;
 		case 'P': o->preserve_owner = true; break;
 		case 'I': o->no_inline_data = true; break;
+		case 'W':
+			if (parse_u64(optarg, &v) || !v) {
+				sload_err("--write-limit %s: expected a write count", optarg);
+				return -1;
+			}
+			o->write_limit = v;
+			break;
 		case 'd':
 			if (parse_u64(optarg, &v) || v > 9) {
 				sload_err("-d %s: expected a level 0..9", optarg);
@@ -162,6 +171,8 @@ static int open_volume(struct sload_ctx *c)
 	}
 	if (check_volume(c))
 		return -1;
+	if (c->o.write_limit)
+		f2fs_dev_set_write_limit(c->fs->dev, c->o.write_limit);
 	err = f2fs_sit_load(c->fs, &c->sit, &bad);
 	if (!err && bad)
 		err = -EFSCORRUPTED;
@@ -239,9 +250,9 @@ static void report(const struct sload_ctx *c)
 		return;
 	fprintf(stderr, "sload.f2fs: %" PRIu64 " files, %" PRIu64 " directories, %" PRIu64
 		" symlinks, %" PRIu64 " special files, %" PRIu64 " extra hard links; %" PRIu64
-		" data blocks, %" PRIu64 " node blocks (%" PRIu64 " xattr nodes)\n",
-		s->files, s->dirs, s->symlinks, s->specials, s->hardlinks, s->data_blocks,
-		s->node_blocks, s->xattr_nodes);
+		" data blocks, %" PRIu64 " node blocks (%" PRIu64 " xattr nodes); %" PRIu64
+		" writes\n", s->files, s->dirs, s->symlinks, s->specials, s->hardlinks, s->data_blocks,
+		s->node_blocks, s->xattr_nodes, c->fs->dev->stats.write_calls);
 }
 
 static void cleanup(struct sload_ctx *c)

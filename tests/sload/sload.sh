@@ -10,7 +10,8 @@
 # which both fscks check).  Also: loading into a loaded volume
 # keeps its content, a name already in the root and an unsupported volume
 # are refused with the volume unchanged, casefolded directories hash
-# folded names, and Android's fs_config and file_contexts inputs.
+# folded names, Android's fs_config and file_contexts inputs, and a load
+# cut at every write (--write-limit) leaves the old volume or the new one.
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 SLOAD=${SLOAD_F2FS:-$top_builddir/sload/sload.f2fs}
 require_built "$MKFS" "$FSCK" "$DUMP" "$INJECT" "$SLOAD"
@@ -229,6 +230,50 @@ WANT
 		pass "android: symlink labelled by its file type" || fail "android: symlink label missing"
 else
 	fail "android: $(tail -n 2 "$WORK/sload.log")"
+fi
+rm -f "$img"
+
+# Power cut at every write (--write-limit N drops every write after the
+# N-th): the volume is the old one, clean, until the checkpoint's last
+# block is written, and the new one after.
+C=$WORK/cut
+mkdir -p "$C/dir"
+head -c 5000000 /dev/urandom > "$C/big"
+for i in $(seq 1 300); do echo "$i" > "$C/dir/f$i"; done
+img=$WORK/cut.img
+truncate -s 256M "$img"
+"$MKFS" -f -q -O extra_attr,inode_checksum,quota "$img"
+cp --sparse=always "$img" "$WORK/cut0.img"
+"$SLOAD" -d 1 -f "$C" "$img" > "$WORK/sload.log" 2>&1
+writes=$(sed -n 's/.*; \([0-9]*\) writes$/\1/p' "$WORK/sload.log")
+if [ -n "$writes" ] && [ "$writes" -gt 3 ]; then
+	pass "cut: a load of $writes writes"
+	bad=0
+	for n in $(seq 1 "$writes"); do
+		cp --sparse=always "$WORK/cut0.img" "$img"
+		"$SLOAD" --write-limit "$n" -f "$C" "$img" > /dev/null 2>&1
+		if ! "$FSCK" "$img" > "$WORK/fsck.log" 2>&1; then
+			bad=1
+			fail "cut after write $n: our fsck: $(grep -m 2 F2FS- "$WORK/fsck.log")"
+		fi
+		cp --sparse=always "$img" "$WORK/oracle.img"
+		if ! "$FSCK_ORACLE" --dry-run "$WORK/oracle.img" < /dev/null > /dev/null 2>&1; then
+			bad=1
+			fail "cut after write $n: f2fs-tools fsck"
+		fi
+		rm -rf "$WORK/out"
+		"$DUMP" -r -o "$WORK/out" "$img" > /dev/null 2>&1
+		have=$(ls "$WORK/out" 2>/dev/null | grep -c -v lost+found)
+		if { [ "$n" -lt "$writes" ] && [ "$have" -ne 0 ]; } ||
+		   { [ "$n" -eq "$writes" ] && [ "$have" -ne 2 ]; }; then
+			bad=1
+			fail "cut after write $n of $writes: $have entries in the root"
+		fi
+	done
+	[ $bad = 0 ] && pass "cut at each of the $writes writes: old volume before the last, new after"
+	rm -rf "$WORK/out" "$WORK/oracle.img" "$WORK/cut0.img"
+else
+	fail "cut: no write count from sload -d 1: $(tail -n 1 "$WORK/sload.log")"
 fi
 rm -f "$img"
 
