@@ -3,7 +3,8 @@
  * section its type, valid blocks (sum of the SIT counts of its segments),
  * checkpoint-valid blocks (sum of the bits set in the SIT valid maps, which
  * is what the kernel loads as ckpt_valid_map; the two agree on a sane
- * image), state (free, current, dirty, full) and mtime (average over the
+ * image), state (free, current, dirty, full: every writable block valid,
+ * up to the zone capacity on a zoned volume) and mtime (average over the
  * segments that hold valid blocks), followed by totals.  For the whole
  * volume the totals are compared with the checkpoint.
  */
@@ -11,6 +12,8 @@
 #include <string.h>
 
 #include "dump.h"
+#include "f2fs_dev.h"
+#include "f2fs_zone.h"
 
 static const struct dump_col sec_cols[] = {
 	{ "secno", 8, COL_U64 },
@@ -46,6 +49,7 @@ struct sec_view {
 	struct sec_acc acc;
 	struct sec_totals tot;
 	uint32_t segs_per_sec;
+	const struct f2fs_fs *fs;
 };
 
 static const char *sec_type(const struct sec_acc *s)
@@ -57,13 +61,24 @@ static const char *sec_type(const struct sec_acc *s)
 	return dump_seg_type_name((unsigned int)s->type);
 }
 
-static const char *sec_state(const struct sec_acc *s, uint32_t segs_per_sec)
+/* Writable blocks of a section: its size, or the capacity of the
+ * sequential zone it is (zoned volumes, f2fs_zone.h). */
+static uint64_t sec_capacity(const struct sec_view *v, uint32_t secno)
+{
+	uint64_t size = (uint64_t)v->segs_per_sec * BLKS_PER_SEG;
+	const struct f2fs_zone *z = f2fs_zone_of_volume_blk(v->fs->dev,
+							    v->fs->main_blkaddr + secno * size, NULL);
+
+	return z && f2fs_zone_is_seq(z) && z->capacity < size ? z->capacity : size;
+}
+
+static const char *sec_state(const struct sec_acc *s, const struct sec_view *v)
 {
 	if (s->cur >= 0)
 		return "current";
 	if (!s->valid)
 		return "free";
-	if (s->valid >= (uint64_t)segs_per_sec * BLKS_PER_SEG)
+	if (s->valid >= sec_capacity(v, s->secno))
 		return "full";
 	return "dirty";
 }
@@ -83,7 +98,7 @@ static void count_state(struct sec_totals *t, const char *state)
 static void emit_section(struct sec_view *v)
 {
 	struct sec_acc *s = &v->acc;
-	const char *state = sec_state(s, v->segs_per_sec);
+	const char *state = sec_state(s, v);
 	struct dump_val vals[9];
 
 	memset(vals, 0, sizeof(vals));
@@ -223,6 +238,7 @@ int dump_sections_view(struct dump_ctx *ctx)
 	b = (uint32_t)(last_sec + 1) * fs->segs_per_sec - 1;
 	memset(&v, 0, sizeof(v));
 	v.segs_per_sec = fs->segs_per_sec;
+	v.fs = fs;
 	if (ctx->out.json) {
 		out_obj_begin(&ctx->out, "sections");
 		out_u64(&ctx->out, "segs_per_sec", fs->segs_per_sec);

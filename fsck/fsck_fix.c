@@ -55,6 +55,7 @@ void fsck_repair_free(struct fsck_ctx *ctx)
 	free(r->remap);
 	free(r->moves);
 	free(r->dent_moves);
+	free(r->readds);
 	free(r->short_inos);
 	free(r->unreach);
 	free(r);
@@ -367,6 +368,12 @@ void fsck_fix_lost(struct fsck_ctx *ctx, uint32_t ino)
 		push_u32(r, &r->lost, &r->n_lost, &r->cap_lost, ino);
 }
 
+void fsck_fix_root(struct fsck_ctx *ctx)
+{
+	if (ctx->rep)
+		ctx->rep->root_rebuild = true;
+}
+
 void fsck_fix_block0(struct fsck_ctx *ctx, uint32_t ino, uint32_t parent)
 {
 	struct fsck_repair *r = ctx->rep;
@@ -422,4 +429,45 @@ void fsck_fix_chain_node(struct fsck_ctx *ctx, uint32_t addr, const struct f2fs_
 
 	if (r && push_u32(r, &r->chain, &r->n_chain, &r->cap_chain, addr))
 		mark_chain_data(ctx, n);
+}
+
+void fsck_fix_dent_readd(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, const void *cur)
+{
+	struct fsck_repair *r = ctx->rep;
+	const struct f2fs_dir_entry *de;
+	struct fsck_dent_readd *e;
+	uint32_t len;
+	uint8_t *b;
+
+	if (!r || !loc->dir_ino || loc->slot >= loc->nslots)
+		return;
+	b = dent_block(ctx, loc, cur);
+	if (!b || !test_bit_le(loc->slot, b + loc->bitmap_off))
+		return;
+	de = (const void *)(b + loc->de_base + (size_t)loc->slot * SIZE_OF_DIR_ENTRY);
+	len = le16_to_cpu(de->name_len);
+	if (!len || len > F2FS_NAME_LEN || loc->slot + GET_DENTRY_SLOTS(len) > loc->nslots)
+		return;
+	if (!grow((void **)&r->readds, r->n_readds, &r->cap_readds, sizeof(*r->readds))) {
+		r->err = -ENOMEM;
+		return;
+	}
+	e = &r->readds[r->n_readds++];
+	e->dir = loc->dir_ino;
+	e->ino = le32_to_cpu(de->ino);
+	e->hash = le32_to_cpu(de->hash_code);
+	e->len = (uint8_t)len;
+	e->ftype = de->file_type;
+	memcpy(e->name, b + loc->name_base + (size_t)loc->slot * F2FS_SLOT_LEN, len);
+	drop_entry(b, loc);
+}
+
+void fsck_fix_dent_name(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, const void *cur,
+			const uint8_t *name, uint32_t len)
+{
+	uint8_t *b = dent_block(ctx, loc, cur);
+
+	if (!b || loc->slot >= loc->nslots || !len || loc->slot + GET_DENTRY_SLOTS(len) > loc->nslots)
+		return;
+	memcpy(b + loc->name_base + (size_t)loc->slot * F2FS_SLOT_LEN, name, len);
 }

@@ -1,19 +1,27 @@
 /*
- * fsck_lpf.c - reconnecting unreachable inodes into /lost+found.
+ * fsck_lpf.c - a new root, and reconnecting unreachable inodes into
+ * /lost+found.
  *
  * Runs at the start of a repair, after the check recorded the inodes the
- * walk found only as lost roots (rep->lost).  First, directories the walk
+ * walk found only as lost roots (rep->lost).  When the root inode could
+ * not be used (rep->root_rebuild), a new one comes first, as mkfs makes
+ * it, and takes back the names of its old dentry blocks: blocks valid in
+ * SIT whose summary names nid 3 and that the walk did not reach, each
+ * entry whose hash is its name's and whose inode is a lost one no other
+ * name reaches (a directory once).  Then directories the walk
  * found without a dentry block 0 (rep->block0) get one holding '.' and
  * '..', as mkdir makes it.  Then it uses the /lost+found the walk saw (a
  * directory reachable from the root) or creates one: a new nid from free
  * NAT entries, mode 040700, links 2, its own dentry block with '.' and
  * '..', an entry in the root.  Each lost inode that no other
- * entry names (not an orphan, not a quota inode, not in the roll-forward
- * chain) gets the entry "#<ino>" in it; its i_pino, i_name and i_links
- * follow, and a directory's '..' names lost+found.  Before the lost
+ * entry names (not an orphan, not a quota inode, not an inode the
+ * roll-forward chain names again at mount) gets the entry "#<ino>" in
+ * it; its i_pino, i_name and i_links follow, and a directory's '..'
+ * names lost+found.  Before the lost
  * inodes, the entries the check found outside the bucket of their hash
  * (rep->dent_moves) move to it: inserted again by that hash, then dropped
- * where they were.
+ * where they were; so do the entries the check took out of slots 0 and 1
+ * for '.' and '..' (rep->readds).
  *
  * Entries are inserted as the kernel does (format notes §8.2): the first
  * level from 0 whose bucket for the name's hash has room, blocks created
@@ -30,6 +38,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "f2fs_casefold.h"
 #include "f2fs_crc.h"
 #include "f2fs_err.h"
 #include "fsck_walk.h"
@@ -50,7 +59,12 @@ struct lpf_run {
 	uint32_t n_nb, cap_nb;
 	uint32_t *chain_inos;	/* nids and inos of the roll-forward chain */
 	uint32_t n_chain;
+	uint32_t *dent_inos;	/* chain inodes whose recovery makes their entry */
+	uint32_t n_dent;
+	uint8_t *salvaged;	/* bit per nid: named again in a new root */
+	uint32_t salvaged_lpf;	/* lost+found named again in a new root */
 	uint8_t tmp[F2FS_BLKSIZE];	/* a block read for a lookup only */
+	struct f2fs_node inode_buf[1];	/* an inode read for a lookup only */
 };
 
 enum blk_mode { BLK_READ, BLK_CREATE };
@@ -395,14 +409,12 @@ static bool has_name(struct lpf_run *lr, uint32_t dir, const char *cname)
 	return false;
 }
 
-/* Insert name -> ino into directory dir. */
-static int add_entry(struct lpf_run *lr, uint32_t dir, const char *cname, uint32_t ino, uint8_t ftype)
+/* Insert name -> ino into directory dir, by hash. */
+static int add_hashed(struct lpf_run *lr, uint32_t dir, const uint8_t *name, uint32_t len,
+		      uint32_t hash, uint32_t ino, uint8_t ftype)
 {
 	struct fsck_ctx *ctx = lr->ctx;
 	struct f2fs_node *n = inode_copy(ctx, dir);
-	const uint8_t *name = (const uint8_t *)cname;
-	uint32_t len = (uint32_t)strlen(cname);
-	uint32_t hash = f2fs_dentry_hash(name, len);
 	int err;
 
 	if (!n)
@@ -422,6 +434,15 @@ static int add_entry(struct lpf_run *lr, uint32_t dir, const char *cname, uint32
 			return err;
 	}
 	return add_to_blocks(lr, dir, n, name, len, hash, ino, ftype);
+}
+
+/* Insert name -> ino into directory dir (not casefolded). */
+static int add_entry(struct lpf_run *lr, uint32_t dir, const char *cname, uint32_t ino, uint8_t ftype)
+{
+	const uint8_t *name = (const uint8_t *)cname;
+	uint32_t len = (uint32_t)strlen(cname);
+
+	return add_hashed(lr, dir, name, len, f2fs_dentry_hash(name, len), ino, ftype);
 }
 
 /* ---- directories without dentry block 0 ---- */
@@ -519,6 +540,16 @@ static int move_entries(struct lpf_run *lr)
 
 	for (uint32_t i = 0; i < rep->n_dent_moves && !err; i++)
 		err = move_entry(lr, &rep->dent_moves[i]);
+	for (uint32_t i = 0; i < rep->n_readds && !err; i++) {
+		const struct fsck_dent_readd *e = &rep->readds[i];
+
+		err = add_hashed(lr, e->dir, e->name, e->len, e->hash, e->ino, e->ftype);
+		if (err == -ENOSPC) {
+			fsck_diag(lr->ctx, "directory %u has no room for an entry taken out of "
+				  "slot 0 or 1", e->dir);
+			err = 0;
+		}
+	}
 	return err;
 }
 
@@ -528,6 +559,19 @@ static bool in_chain(const struct lpf_run *lr, uint32_t nid)
 {
 	for (uint32_t i = 0; i < lr->n_chain; i++)
 		if (lr->chain_inos[i] == nid)
+			return true;
+	return false;
+}
+
+/* Whether roll-forward recovery names ino itself: the chain holds its
+ * inode with the dentry mark, and recover_dentry() adds its entry to
+ * i_pino under i_name at mount.  Other inodes the chain touches (data
+ * of a file fsync'd after the checkpoint) are recovered through their
+ * NAT entry, whatever name they have: they can be reconnected. */
+static bool named_by_chain(const struct lpf_run *lr, uint32_t ino)
+{
+	for (uint32_t i = 0; i < lr->n_dent; i++)
+		if (lr->dent_inos[i] == ino)
 			return true;
 	return false;
 }
@@ -543,14 +587,21 @@ static int load_chain(struct lpf_run *lr)
 	if (!rep->n_chain)
 		return 0;
 	lr->chain_inos = malloc((size_t)rep->n_chain * 2 * sizeof(uint32_t));
-	if (!lr->chain_inos)
+	lr->dent_inos = malloc((size_t)rep->n_chain * sizeof(uint32_t));
+	if (!lr->chain_inos || !lr->dent_inos)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < rep->n_chain && !err; i++) {
+		uint32_t nid, ino;
+
 		err = f2fs_dev_read(ctx->fs->dev, rep->chain[i], 1, &n);
-		if (!err) {
-			lr->chain_inos[lr->n_chain++] = le32_to_cpu(n.footer.nid);
-			lr->chain_inos[lr->n_chain++] = le32_to_cpu(n.footer.ino);
-		}
+		if (err)
+			break;
+		nid = le32_to_cpu(n.footer.nid);
+		ino = le32_to_cpu(n.footer.ino);
+		lr->chain_inos[lr->n_chain++] = nid;
+		lr->chain_inos[lr->n_chain++] = ino;
+		if (nid == ino && (le32_to_cpu(n.footer.flag) & (1u << DENT_BIT_SHIFT)))
+			lr->dent_inos[lr->n_dent++] = ino;
 	}
 	return err;
 }
@@ -573,22 +624,25 @@ static uint32_t free_nid(const struct lpf_run *lr)
 	return 0;
 }
 
-static void fill_lpf_inode(struct fsck_ctx *ctx, struct f2fs_node *n, uint32_t nid)
+/* A new empty directory inode nid in root (name "" for the root itself):
+ * owned by uid and gid 0, project 0, as mkfs makes root and lost+found. */
+static void fill_dir_inode(struct fsck_ctx *ctx, struct f2fs_node *n, uint32_t nid, uint16_t perm,
+			   const char *name)
 {
 	struct f2fs_inode *i = &n->i;
-	static const char name[] = "lost+found";
 	uint64_t now = (uint64_t)time(NULL);
+	size_t len = strlen(name);
 
 	memset(n, 0, sizeof(*n));
-	i->i_mode = cpu_to_le16(S_IFDIR_ | 0700);
+	i->i_mode = cpu_to_le16(S_IFDIR_ | perm);
 	i->i_links = cpu_to_le32(2);
 	i->i_size = cpu_to_le64(0);
 	i->i_blocks = cpu_to_le64(1);		/* the inode; dentry blocks add theirs */
 	i->i_atime = i->i_ctime = i->i_mtime = cpu_to_le64(now);
 	i->i_current_depth = cpu_to_le32(1);
 	i->i_pino = cpu_to_le32(F2FS_ROOT_INO);
-	i->i_namelen = cpu_to_le32(sizeof(name) - 1);
-	memcpy(i->i_name, name, sizeof(name) - 1);
+	i->i_namelen = cpu_to_le32((uint32_t)len);
+	memcpy(i->i_name, name, len);
 	if (ctx->fs->features & F2FS_FEATURE_EXTRA_ATTR) {
 		i->i_inline |= F2FS_EXTRA_ATTR;
 		i->i_extra_isize = cpu_to_le16(ctx->rep->extra_isize_ref ? ctx->rep->extra_isize_ref :
@@ -599,6 +653,11 @@ static void fill_lpf_inode(struct fsck_ctx *ctx, struct f2fs_node *n, uint32_t n
 	n->footer.nid = cpu_to_le32(nid);
 	n->footer.ino = cpu_to_le32(nid);
 	n->footer.cp_ver = ctx->fs->cp->checkpoint_ver;
+}
+
+static void fill_lpf_inode(struct fsck_ctx *ctx, struct f2fs_node *n, uint32_t nid)
+{
+	fill_dir_inode(ctx, n, nid, 0700, "lost+found");
 }
 
 /* Create /lost+found; returns its ino, 0 when it cannot be made. */
@@ -663,6 +722,271 @@ static uint32_t existing_lpf(const struct fsck_ctx *ctx)
 	return ino;
 }
 
+
+/* ---- a new root ---- */
+
+static void set_dotdot(struct lpf_run *lr, uint32_t ino, struct f2fs_node *n, uint32_t parent);
+
+/* The root as mkfs makes it, with a dentry block 0 holding '.' and '..'. */
+static int create_root(struct lpf_run *lr)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	struct fsck_nid_info *ni = &ctx->ni[F2FS_ROOT_INO];
+	struct f2fs_node *n = fsck_fix_node_peek(ctx, F2FS_ROOT_INO);
+	struct dent_area a;
+	int err = 0;
+	uint8_t *b;
+
+	if (!n)
+		n = fsck_fix_node_new(ctx, F2FS_ROOT_INO);
+	if (!n)
+		return ctx->rep->err ? ctx->rep->err : -ENOMEM;
+	fill_dir_inode(ctx, n, F2FS_ROOT_INO, 0755, "");
+	if (!(ni->flags & FSCK_NI_NODE)) {
+		ctx->st.inodes++;
+		ctx->st.nodes++;
+		ctx->st.dirs++;
+	}
+	ni->flags |= FSCK_NI_NODE | FSCK_NI_INODE | FSCK_NI_DIR;
+	ni->flags &= (uint8_t)~FSCK_NI_LOST;
+	ni->ftype = F2FS_FT_DIR;
+	ni->i_links = 2;
+	fsck_fix_owner(ctx, F2FS_ROOT_INO, F2FS_ROOT_INO);
+	b = dent_block(lr, F2FS_ROOT_INO, n, 0, BLK_CREATE, &err);
+	if (!b)
+		return err ? err : -ENOMEM;
+	block_area(b, &a);
+	put_entry(&a, 0, (const uint8_t *)".", 1, 0, F2FS_ROOT_INO, F2FS_FT_DIR);
+	put_entry(&a, 1, (const uint8_t *)"..", 2, 0, F2FS_ROOT_INO, F2FS_FT_DIR);
+	n->i.i_size = cpu_to_le64(F2FS_BLKSIZE);
+	fsck_diag(ctx, "made a new root directory");
+	return 0;
+}
+
+/* Blocks that held the old root's entries: valid in SIT, their summary
+ * names the root, and nothing the walk reached uses them. */
+struct root_blocks {
+	struct fsck_ctx *ctx;
+	uint64_t *v;		/* ofs_in_node << 32 | address */
+	uint32_t n, cap;
+	int err;
+};
+
+static void note_root_block(void *arg, uint32_t blkaddr, const struct f2fs_summary *s,
+			    bool past_log)
+{
+	struct root_blocks *rb = arg;
+	struct fsck_ctx *ctx = rb->ctx;
+
+	if (past_log || rb->err || le32_to_cpu(s->nid) != F2FS_ROOT_INO ||
+	    !fsck_addr_in_main(ctx, blkaddr) || !fsck_sit_valid(ctx, blkaddr) ||
+	    fsck_bit(ctx->reach, blkaddr - ctx->fs->main_blkaddr))
+		return;
+	if (rb->n == rb->cap) {
+		uint32_t cap = rb->cap ? rb->cap * 2 : 16;
+		void *p = realloc(rb->v, (size_t)cap * sizeof(*rb->v));
+
+		if (!p) {
+			rb->err = -ENOMEM;
+			return;
+		}
+		rb->v = p;
+		rb->cap = cap;
+	}
+	rb->v[rb->n++] = (uint64_t)le16_to_cpu(s->ofs_in_node) << 32 | blkaddr;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Whether hash is the name's, folded or not: a slot written whole. */
+static bool hash_matches(const uint8_t *name, uint32_t len, uint32_t hash)
+{
+	uint8_t folded[F2FS_CASEFOLD_MAX];
+	int n;
+
+	if (f2fs_dentry_hash(name, len) == hash)
+		return true;
+	n = f2fs_casefold(name, len, folded, sizeof(folded));
+	return n >= 0 && f2fs_dentry_hash(folded, (size_t)n) == hash;
+}
+
+/* Whether ino can take back a name in the new root: an unreachable
+ * inode that nothing else reconnects, a directory not named yet. */
+static bool may_take_name(struct lpf_run *lr, uint32_t ino)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	const struct fsck_nid_info *ni;
+
+	if (ino < F2FS_RESERVED_NODE_NUM || ino >= ctx->fs->max_nid || named_by_chain(lr, ino))
+		return false;
+	ni = &ctx->ni[ino];
+	if ((ni->flags & (FSCK_NI_INODE | FSCK_NI_LOST)) != (FSCK_NI_INODE | FSCK_NI_LOST) ||
+	    (ni->flags & (FSCK_NI_ORPHAN | FSCK_NI_QUOTA)))
+		return false;
+	return !(ni->flags & FSCK_NI_DIR) || (!ni->links_found && !fsck_bit(lr->salvaged, ino));
+}
+
+/* Whether '..' of directory inode n (ino) already names parent. */
+static bool dotdot_names(struct lpf_run *lr, uint32_t ino, struct f2fs_node *n, uint32_t parent)
+{
+	struct dent_area a;
+	int err = 0;
+	uint8_t *b;
+
+	if (n->i.i_inline & F2FS_INLINE_DENTRY) {
+		inline_area(lr->ctx, n, &a);
+	} else {
+		b = dent_block(lr, ino, n, 0, BLK_READ, &err);
+		if (!b)
+			return false;
+		block_area(b, &a);
+	}
+	return test_bit_le(1, a.bitmap) && le16_to_cpu(a.de[1].name_len) == 2 &&
+	       !memcmp(a.names[1], "..", 2) && le32_to_cpu(a.de[1].ino) == parent;
+}
+
+/* Name -> ino in the new root; a directory's '..' and i_pino follow. */
+static int take_name(struct lpf_run *lr, const char *cname, uint32_t ino)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	struct fsck_nid_info *ni = &ctx->ni[ino];
+	uint8_t ftype = ni->ftype;	/* the walk's, from the inode's mode */
+	struct f2fs_node *n;
+	int err;
+
+	if (!ftype)
+		ftype = (ni->flags & FSCK_NI_DIR) ? F2FS_FT_DIR : F2FS_FT_REG_FILE;
+	err = add_entry(lr, F2FS_ROOT_INO, cname, ino, ftype);
+	if (err)
+		return err;
+	ni->links_found++;
+	fsck_set(lr->salvaged, ino);
+	if (!(ni->flags & FSCK_NI_DIR))
+		return 0;
+	n = fsck_fix_node_peek(ctx, ino);
+	if (!n) {
+		n = lr->inode_buf;
+		err = f2fs_dev_read(ctx->fs->dev, nat_addr(ctx, ino), 1, n);
+		if (err)
+			return err;
+	}
+	if (!dotdot_names(lr, ino, n, F2FS_ROOT_INO)) {
+		n = inode_copy(ctx, ino);
+		if (!n)
+			return ctx->rep->err ? ctx->rep->err : -EIO;
+		set_dotdot(lr, ino, n, F2FS_ROOT_INO);
+	}
+	if (!strcmp(cname, "lost+found") && !lr->salvaged_lpf &&
+	    !(n->i.i_advise & FADVISE_ENCRYPT_BIT))
+		lr->salvaged_lpf = ino;
+	return fsck_subdirs_add(ctx, F2FS_ROOT_INO);
+}
+
+/* The entries of one old root dentry block that check out. */
+static int salvage_block(struct lpf_run *lr, const struct f2fs_dentry_block *d, uint32_t *kept)
+{
+	char cname[F2FS_NAME_LEN + 1];
+	int err = 0;
+
+	for (uint32_t i = 0; i < NR_DENTRY_IN_BLOCK && !err;) {
+		const struct f2fs_dir_entry *de = &d->dentry[i];
+		uint32_t len = le16_to_cpu(de->name_len), ino = le32_to_cpu(de->ino);
+		const uint8_t *name = d->filename[i];
+
+		if (!test_bit_le(i, d->dentry_bitmap) || !len || len > F2FS_NAME_LEN ||
+		    i + GET_DENTRY_SLOTS(len) > NR_DENTRY_IN_BLOCK) {
+			i++;
+			continue;
+		}
+		i += GET_DENTRY_SLOTS(len);
+		if ((len == 1 && name[0] == '.') || (len == 2 && !memcmp(name, "..", 2)) ||
+		    memchr(name, 0, len) || memchr(name, '/', len) ||
+		    !hash_matches(name, len, le32_to_cpu(de->hash_code)) || !may_take_name(lr, ino))
+			continue;
+		memcpy(cname, name, len);
+		cname[len] = 0;
+		if (has_name(lr, F2FS_ROOT_INO, cname))
+			continue;
+		err = take_name(lr, cname, ino);
+		if (!err)
+			(*kept)++;
+	}
+	return err;
+}
+
+static int salvage_root_names(struct lpf_run *lr)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	struct root_blocks rb = { .ctx = ctx };
+	struct f2fs_dentry_block *d = malloc(sizeof(*d));
+	uint32_t kept = 0;
+	int err;
+
+	if (!d)
+		return -ENOMEM;
+	err = fsck_ssa_for_each_data(ctx, note_root_block, &rb);
+	if (!err)
+		err = rb.err;
+	if (rb.n)
+		qsort(rb.v, rb.n, sizeof(*rb.v), cmp_u64);
+	for (uint32_t i = 0; i < rb.n && !err; i++) {
+		err = f2fs_dev_read(ctx->fs->dev, (uint32_t)rb.v[i], 1, d);
+		if (!err)
+			err = salvage_block(lr, d, &kept);
+	}
+	if (!err)
+		fsck_diag(ctx, "the new root took back %u names from %u old dentry blocks", kept, rb.n);
+	free(rb.v);
+	free(d);
+	return err;
+}
+
+/* A salvaged file's links are the names it has now. */
+static void set_salvaged_links(struct lpf_run *lr)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+
+	for (uint32_t ino = F2FS_RESERVED_NODE_NUM; ino < ctx->fs->max_nid; ino++) {
+		struct f2fs_node *n;
+
+		if (!fsck_bit(lr->salvaged, ino) || (ctx->ni[ino].flags & FSCK_NI_DIR) ||
+		    ctx->ni[ino].i_links == ctx->ni[ino].links_found)
+			continue;
+		n = inode_copy(ctx, ino);
+		if (n && le32_to_cpu(n->i.i_links) != ctx->ni[ino].links_found)
+			n->i.i_links = cpu_to_le32(ctx->ni[ino].links_found);
+	}
+}
+
+static int rebuild_root(struct lpf_run *lr)
+{
+	int err;
+
+	lr->salvaged = calloc((size_t)lr->ctx->fs->max_nid / 8 + 1, 1);
+	if (!lr->salvaged)
+		return -ENOMEM;
+	err = create_root(lr);
+	if (!err)
+		err = salvage_root_names(lr);
+	if (!err)
+		set_salvaged_links(lr);
+	return err;
+}
+
+static int set_root_links(struct lpf_run *lr)
+{
+	struct f2fs_node *root = inode_copy(lr->ctx, F2FS_ROOT_INO);
+
+	if (!root)
+		return lr->ctx->rep->err ? lr->ctx->rep->err : -EIO;
+	root->i.i_links = cpu_to_le32(2 + fsck_subdirs(lr->ctx, F2FS_ROOT_INO));
+	return 0;
+}
 
 /* ---- one lost inode ---- */
 
@@ -753,8 +1077,10 @@ static bool wants_entry(struct lpf_run *lr, uint32_t ino)
 	if (ino < F2FS_RESERVED_NODE_NUM || ino >= ctx->fs->max_nid)
 		return false;
 	ni = &ctx->ni[ino];
+	if (lr->salvaged && fsck_bit(lr->salvaged, ino))
+		return false;	/* named again in the new root */
 	if ((ni->flags & (FSCK_NI_INODE | FSCK_NI_LOST)) != (FSCK_NI_INODE | FSCK_NI_LOST) ||
-	    (ni->flags & (FSCK_NI_ORPHAN | FSCK_NI_QUOTA)) || in_chain(lr, ino))
+	    (ni->flags & (FSCK_NI_ORPHAN | FSCK_NI_QUOTA)) || named_by_chain(lr, ino))
 		return false;
 	if (ni->links_found) {
 		/* named by another lost directory, which is reconnected */
@@ -779,16 +1105,19 @@ int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 	uint32_t lpf = 0, dirs = 0, done = 0;
 	int err;
 
-	if (!rep || (!rep->n_lost && !rep->n_block0 && !rep->n_dent_moves)) {
+	if (!rep || (!rep->n_lost && !rep->n_block0 && !rep->n_dent_moves && !rep->n_readds &&
+		     !rep->root_rebuild)) {
 		free(lr);
 		return 0;
 	}
 	if (!lr)
 		return -ENOMEM;
 	lr->ctx = ctx;
-	err = make_blocks0(lr);
+	err = load_chain(lr);
+	if (!err && rep->root_rebuild)
+		err = rebuild_root(lr);
 	if (!err)
-		err = load_chain(lr);
+		err = make_blocks0(lr);
 	if (!err)
 		err = move_entries(lr);
 	for (uint32_t i = 0; i < rep->n_lost && !err; i++) {
@@ -798,6 +1127,8 @@ int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 			continue;
 		if (!lpf) {
 			lpf = existing_lpf(ctx);
+			if (!lpf)
+				lpf = lr->salvaged_lpf;
 			if (!lpf && has_name(lr, F2FS_ROOT_INO, "lost+found")) {
 				fsck_diag(ctx, "/lost+found is not a usable directory: "
 					  "unreachable inodes are not reconnected");
@@ -824,8 +1155,12 @@ int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 	}
 	if (!err && done)
 		fsck_diag(ctx, "reconnected %u inodes into /lost+found", done);
+	if (!err && rep->root_rebuild)
+		err = set_root_links(lr);
 	free(lr->nb);
 	free(lr->chain_inos);
+	free(lr->dent_inos);
+	free(lr->salvaged);
 	free(lr);
 	return err;
 }

@@ -25,6 +25,15 @@ struct placed {
 	uint32_t bidx;
 };
 
+/* A name the directory links, found again by its fingerprint. */
+struct name_seen {
+	uint64_t fp;		/* name_len and a hash of the bytes */
+	uint32_t blk;		/* index in dir_state.blocks */
+	uint32_t bidx;		/* dentry block index (UINT32_MAX inline) */
+	uint32_t ino;
+	uint16_t slot;
+};
+
 struct dir_state {
 	struct fsck_dir_walk d;
 	bool seen_dot, seen_dotdot;
@@ -41,6 +50,12 @@ struct dir_state {
 	uint32_t n_placed, cap_placed;
 	struct fsck_dent_move *moves;	/* the misplaced entries */
 	uint32_t n_moves, cap_moves;
+	uint16_t low[2];		/* entries other than dots at slot 0 or 1 */
+	uint32_t n_low;			/* of block 0 or the inline area */
+	struct name_seen *seen;		/* every name linked, for repeats */
+	uint32_t n_seen, cap_seen;
+	struct fsck_dent_loc *blocks;	/* the location of each block scanned */
+	uint32_t n_blocks, cap_blocks;
 };
 
 /* The location of slot i of the block being scanned. */
@@ -118,8 +133,9 @@ static char *child_path(const char *parent, uint32_t parent_ino, const char *nam
 }
 
 /* Hash the kernel would store, or false when it cannot be computed here. */
-static bool expected_hash(struct fsck_ctx *ctx, const struct fsck_dir_walk *d,
-			  const uint8_t *name, uint32_t len, uint32_t *hash)
+/* The hash of name in directory d; false when it cannot be computed. */
+static bool name_hash(const struct fsck_dir_walk *d, const uint8_t *name, uint32_t len,
+		      uint32_t *hash)
 {
 	uint8_t folded[F2FS_CASEFOLD_MAX];
 	int n;
@@ -129,15 +145,53 @@ static bool expected_hash(struct fsck_ctx *ctx, const struct fsck_dir_walk *d,
 		return true;
 	}
 	if (d->encrypted)
-		goto unverifiable;
+		return false;
 	n = f2fs_casefold(name, len, folded, sizeof(folded));
 	if (n < 0)
-		goto unverifiable;	/* not well-formed UTF-8 */
+		return false;	/* not well-formed UTF-8 */
 	*hash = f2fs_dentry_hash(folded, (size_t)n);
 	return true;
-unverifiable:
+}
+
+static bool expected_hash(struct fsck_ctx *ctx, const struct fsck_dir_walk *d,
+			  const uint8_t *name, uint32_t len, uint32_t *hash)
+{
+	if (name_hash(d, name, len, hash))
+		return true;
 	ctx->st.unverified_hashes++;
 	return false;
+}
+
+/* When an entry's name does not hash to its hash_code: the name its inode
+ * keeps (i_name, written when it was linked), if that inode names this
+ * directory as i_pino and the kept name, as long as the entry's, hashes to
+ * the entry's hash_code.  The name bytes were damaged then, not the rest of
+ * the slot, and the repair writes the name back (into out). */
+static bool name_from_inode(struct fsck_walk *w, const struct dir_state *s,
+			    const struct f2fs_dir_entry *de, uint32_t len, uint8_t *out)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint32_t ino = le32_to_cpu(de->ino), addr, hash;
+	struct f2fs_nat_entry e;
+	struct f2fs_node *n;
+	bool ok = false;
+
+	if (!ctx->rep || ino < F2FS_RESERVED_NODE_NUM || ino >= ctx->fs->max_nid ||
+	    !fsck_nat_lookup(ctx, ino, &e))
+		return false;
+	addr = le32_to_cpu(e.block_addr);
+	if (!fsck_addr_in_main(ctx, addr) || !(n = malloc(sizeof(*n))))
+		return false;
+	if (!f2fs_dev_read(ctx->fs->dev, addr, 1, n) && le32_to_cpu(n->footer.nid) == ino &&
+	    le32_to_cpu(n->footer.ino) == ino && le32_to_cpu(n->i.i_pino) == s->d.ino &&
+	    le32_to_cpu(n->i.i_namelen) == len && len <= F2FS_NAME_LEN &&
+	    (s->d.encrypted || (!memchr(n->i.i_name, '/', len) && !memchr(n->i.i_name, 0, len))) &&
+	    name_hash(&s->d, n->i.i_name, len, &hash) && hash == le32_to_cpu(de->hash_code)) {
+		memcpy(out, n->i.i_name, len);
+		ok = true;
+	}
+	free(n);
+	return ok;
 }
 
 /* ---- one entry ---- */
@@ -195,8 +249,9 @@ static void check_dots(struct fsck_walk *w, struct dir_state *s, const struct f2
 	}
 }
 
-/* The inode an entry names: push it, or account another link. */
-static void link_child(struct fsck_walk *w, struct dir_state *s, const struct f2fs_dir_entry *de,
+/* The inode an entry names: push it, or account another link.  True
+ * when the entry counts as a link of that inode. */
+static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2fs_dir_entry *de,
 		       const char *pname, uint32_t slot, const uint8_t *name, uint32_t len)
 {
 	struct fsck_ctx *ctx = w->ctx;
@@ -212,17 +267,17 @@ static void link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 		fsck_report(ctx, PR_DENT_INO, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 			    .str = pname, .found = ino));
 		fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
-		return;
+		return false;
 	}
 	if (le32_to_cpu(e.ino) != ino && !fsck_nat_fix_inode_owner(ctx, ino)) {
 		fsck_report(ctx, PR_DENT_NOT_INODE, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 			    .str = pname, .found = ino));
 		fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
-		return;
+		return false;
 	}
 	ni = &ctx->ni[ino];
 	if ((ni->flags & FSCK_NI_QUEUED) && !fsck_walk_name(w, ino, s->d.path, pname, slot_loc(s, slot)))
-		return;	/* its inode was refused: the entry went with it */
+		return false;	/* its inode was refused: the entry went with it */
 	ni->links_found++;
 	ctx->st.dentries++;
 	if (ni->flags & FSCK_NI_QUEUED) {
@@ -235,6 +290,7 @@ static void link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 				fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 				ni->links_found--;
 				ctx->st.dentries--;
+				return false;
 			}
 		} else if ((ni->flags & FSCK_NI_INODE) && ni->ftype != de->file_type) {
 			path = child_path(s->d.path, s->d.ino, pname);
@@ -243,18 +299,19 @@ static void link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 			free(path);
 			fix_entry(w, s, slot, FSCK_DENT_FTYPE, ni->ftype);
 		}
-		return;
+		return true;
 	}
 	path = child_path(s->d.path, s->d.ino, pname);
 	if (!path) {
 		w->err = -ENOMEM;
-		return;
+		return false;
 	}
 	if (ctx->rep && s->d.ino == F2FS_ROOT_INO && len == 10 && !memcmp(name, "lost+found", 10) &&
 	    de->file_type == F2FS_FT_DIR)
 		ctx->rep->lost_found = ino;
 	if (!fsck_walk_push(w, ino, s->d.ino, de->file_type, ITEM_NS, path))
 		w->stack[w->n - 1].loc = *slot_loc(s, slot);
+	return true;
 }
 
 static void note_placed(struct fsck_walk *w, struct dir_state *s, uint32_t hash, uint32_t bidx)
@@ -297,6 +354,160 @@ static void note_misplaced(struct fsck_walk *w, struct dir_state *s, uint32_t sl
 	s->moves[s->n_moves++].hash = hash;
 }
 
+/* An entry whose name bytes were damaged (name_from_inode()): reported as
+ * a hash mismatch, its name written back; the check goes on with it. */
+static bool restore_name(struct fsck_walk *w, struct dir_state *s, const struct f2fs_dir_entry *de,
+			 const uint8_t *name, uint32_t len, uint32_t slot, const char *pname,
+			 uint8_t *kept)
+{
+	uint32_t hash;
+
+	if (!s->d.encrypted && (memchr(name, '/', len) || memchr(name, 0, len)))
+		return false;	/* F2FS-5015: the entry goes */
+	if (!name_hash(&s->d, name, len, &hash) || hash == le32_to_cpu(de->hash_code))
+		return false;
+	if (!name_from_inode(w, s, de, len, kept))
+		return false;
+	fsck_report(w->ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path, .str = pname,
+		    .found = le32_to_cpu(de->hash_code), .expected = hash));
+	fsck_fix_dent_name(w->ctx, slot_loc(s, slot), s->blk, kept, len);
+	return true;
+}
+
+/* ---- names linked twice ---- */
+
+static uint64_t name_fp(const uint8_t *name, uint32_t len)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+
+	for (uint32_t i = 0; i < len; i++)
+		h = (h ^ name[i]) * 1099511628211ULL;
+	return (h & ~0xFFULL) | (len & 0xFF);
+}
+
+static void note_seen(struct fsck_walk *w, struct dir_state *s, const uint8_t *name, uint32_t len,
+		      uint32_t slot, uint32_t bidx, uint32_t ino)
+{
+	if (!s->n_blocks)
+		return;
+	if (s->n_seen == s->cap_seen) {
+		uint32_t cap = s->cap_seen ? s->cap_seen * 2 : 64;
+		void *p = realloc(s->seen, (size_t)cap * sizeof(*s->seen));
+
+		if (!p) {
+			w->err = -ENOMEM;
+			return;
+		}
+		s->seen = p;
+		s->cap_seen = cap;
+	}
+	s->seen[s->n_seen++] = (struct name_seen){ .fp = name_fp(name, len), .blk = s->n_blocks - 1,
+						    .bidx = bidx, .ino = ino, .slot = (uint16_t)slot };
+}
+
+/* The location of the block being scanned, kept for note_seen(). */
+static void note_block(struct fsck_walk *w, struct dir_state *s)
+{
+	if (s->n_blocks == s->cap_blocks) {
+		uint32_t cap = s->cap_blocks ? s->cap_blocks * 2 : 16;
+		void *p = realloc(s->blocks, (size_t)cap * sizeof(*s->blocks));
+
+		if (!p) {
+			w->err = -ENOMEM;
+			return;
+		}
+		s->blocks = p;
+		s->cap_blocks = cap;
+	}
+	s->blocks[s->n_blocks++] = s->loc;
+}
+
+static int cmp_seen(const void *a, const void *b)
+{
+	const struct name_seen *x = a, *y = b;
+
+	if (x->fp != y->fp)
+		return x->fp < y->fp ? -1 : 1;
+	if (x->bidx != y->bidx)
+		return x->bidx < y->bidx ? -1 : 1;
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/* The name bytes of a seen entry (as fixed so far), into out; its length. */
+static uint32_t seen_name(struct fsck_walk *w, const struct dir_state *s, const struct name_seen *n,
+			  uint8_t *out, uint8_t *buf)
+{
+	const struct fsck_dent_loc *loc = &s->blocks[n->blk];
+	const uint8_t *b = loc->is_inline ? (const uint8_t *)fsck_fix_node_peek(w->ctx, loc->dir_ino)
+					  : fsck_fix_data_peek(w->ctx, loc->blkaddr);
+	const struct f2fs_dir_entry *de;
+	uint32_t len;
+
+	if (!b) {
+		if (f2fs_dev_read(w->ctx->fs->dev, loc->blkaddr, 1, buf))
+			return 0;
+		b = buf;
+	}
+	de = (const void *)(b + loc->de_base + (size_t)n->slot * SIZE_OF_DIR_ENTRY);
+	len = le16_to_cpu(de->name_len);
+	if (!len || len > F2FS_NAME_LEN || n->slot + GET_DENTRY_SLOTS(len) > loc->nslots)
+		return 0;
+	memcpy(out, b + loc->name_base + (size_t)n->slot * F2FS_SLOT_LEN, len);
+	return len;
+}
+
+/* Entries repeating a name for the same inode (a dentry block written over
+ * by a copy of another of the directory's blocks, say): the kernel finds
+ * the first by lookup, readdir lists both.  The later ones go, with the
+ * link they gave.  A name repeated for another inode is left alone. */
+static void drop_repeated_names(struct fsck_walk *w, struct dir_state *s)
+{
+	uint8_t a[F2FS_NAME_LEN], b[F2FS_NAME_LEN], *buf;
+	char pname[F2FS_NAME_LEN * 4 + 1];
+
+	if (s->n_seen < 2)
+		return;
+	buf = malloc(F2FS_BLKSIZE);
+	if (!buf) {
+		w->err = -ENOMEM;
+		return;
+	}
+	qsort(s->seen, s->n_seen, sizeof(*s->seen), cmp_seen);
+	for (uint32_t i = 0; i + 1 < s->n_seen; i++) {
+		const struct name_seen *first = &s->seen[i];
+		uint32_t la;
+
+		if (s->seen[i + 1].fp != first->fp)
+			continue;
+		la = seen_name(w, s, first, a, buf);
+		for (uint32_t k = i + 1; la && k < s->n_seen && s->seen[k].fp == first->fp; k++) {
+			const struct name_seen *again = &s->seen[k];
+			struct fsck_dent_loc loc = s->blocks[again->blk];
+
+			if (again->ino != first->ino || seen_name(w, s, again, b, buf) != la ||
+			    memcmp(a, b, la))
+				continue;
+			printable(pname, sizeof(pname), a, la);
+			fsck_report(w->ctx, PR_DENT_DUP_NAME, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+				    .str = pname, .found = again->ino, .idx = again->bidx));
+			if (!w->ctx->rep)
+				continue;
+			loc.slot = again->slot;
+			fsck_fix_dentry(w->ctx, &loc, NULL, FSCK_DENT_DROP, 0);
+			w->ctx->ni[again->ino].links_found--;
+			w->ctx->st.dentries--;
+		}
+		while (i + 1 < s->n_seen && s->seen[i + 1].fp == first->fp)
+			i++;
+	}
+	free(buf);
+}
+
+static bool is_dots(const uint8_t *name, uint32_t len)
+{
+	return (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.');
+}
+
 static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f2fs_dir_entry *de,
 			const uint8_t *name, uint32_t len, uint32_t slot, uint32_t bidx,
 			uint32_t level, uint64_t bucket)
@@ -304,6 +515,7 @@ static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f
 	struct fsck_ctx *ctx = w->ctx;
 	bool first_block = bidx == 0 || bidx == UINT32_MAX;
 	char pname[F2FS_NAME_LEN * 4 + 1];
+	uint8_t kept[F2FS_NAME_LEN];
 	bool dropped = false;
 	uint32_t hash;
 
@@ -311,6 +523,10 @@ static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f
 	if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.')) {
 		check_dots(w, s, de, slot, first_block, len == 1, pname);
 		return;
+	}
+	if (restore_name(w, s, de, name, len, slot, pname, kept)) {
+		name = kept;
+		printable(pname, sizeof(pname), name, len);
 	}
 	if (!s->d.encrypted && (memchr(name, '/', len) || memchr(name, 0, len))) {
 		fsck_report(ctx, PR_DENT_NAME_CHARS, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
@@ -342,8 +558,8 @@ static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f
 		if (!dropped)
 			note_placed(w, s, hash, bidx);
 	}
-	if (!dropped)
-		link_child(w, s, de, pname, slot, name, len);
+	if (!dropped && link_child(w, s, de, pname, slot, name, len))
+		note_seen(w, s, name, len, slot, bidx, le32_to_cpu(de->ino));
 }
 
 /* Scan one dentry area; bidx UINT32_MAX for the inline area. */
@@ -391,6 +607,9 @@ static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8
 			break;
 		}
 		check_entry(w, s, de, names + (size_t)i * F2FS_SLOT_LEN, len, i, bidx, level, bucket);
+		if ((bidx == 0 || bidx == UINT32_MAX) && i < 2 && s->n_low < 2 &&
+		    !is_dots(names + (size_t)i * F2FS_SLOT_LEN, len))
+			s->low[s->n_low++] = (uint16_t)i;
 		i += slots;
 	}
 }
@@ -464,10 +683,26 @@ static void fix_dir_inode(struct fsck_walk *w, struct dir_state *s)
 	}
 }
 
+/* '.' and '..' are written into slots 0 and 1: the entries there (block
+ * 0 holding another block's entries, say) are inserted again by their
+ * hash instead of being overwritten. */
+static void make_room_for_dots(struct fsck_walk *w, struct dir_state *s)
+{
+	struct fsck_dent_loc loc = s->loc0;
+
+	for (uint32_t i = 0; i < s->n_low; i++) {
+		loc.slot = s->low[i];
+		fsck_fix_dent_readd(w->ctx, &loc, s->blk0);
+	}
+}
+
 static void finish_dir(struct fsck_walk *w, struct dir_state *s)
 {
+	drop_repeated_names(w, s);
 	if ((!s->seen_dot || !s->seen_dotdot) && !s->have0 && !s->d.is_inline)
 		fsck_fix_block0(w->ctx, s->d.ino, s->d.parent ? s->d.parent : F2FS_ROOT_INO);
+	if ((!s->seen_dot || !s->seen_dotdot) && s->have0 && w->ctx->rep)
+		make_room_for_dots(w, s);
 	if (!s->seen_dot) {
 		fsck_report(w->ctx, PR_DENT_DOT, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
 			    .str = "is missing"));
@@ -486,6 +721,10 @@ static void finish_dir(struct fsck_walk *w, struct dir_state *s)
 
 static void free_state(struct dir_state *s)
 {
+	free(s->seen);
+	s->seen = NULL;
+	free(s->blocks);
+	s->blocks = NULL;
 	free(s->placed);
 	s->placed = NULL;
 	free(s->moves);
@@ -570,6 +809,7 @@ void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
 				s.have0 = s.loc.owner != 0;
 			}
 
+			note_block(w, &s);
 			if ((uint64_t)bidx * F2FS_BLKSIZE >= s.d.i_size)
 				fsck_report(w->ctx, PR_DENT_BLOCK_PAST_SIZE, FSCK_OBJ(.ino = s.d.ino,
 					    .path = s.d.path, .idx = bidx, .found = s.d.i_size));
@@ -608,6 +848,7 @@ void fsck_check_inline_dir(struct fsck_walk *w, const struct fsck_item *it,
 	s.loc0 = s.loc;
 	s.blk0 = node;
 	s.have0 = true;
+	note_block(w, &s);
 	check_dentries(w, &s, base, (const struct f2fs_dir_entry *)(base + bitmap_bytes + reserved),
 		       base + bitmap_bytes + reserved + (size_t)nslots * SIZE_OF_DIR_ENTRY,
 		       nslots, UINT32_MAX);

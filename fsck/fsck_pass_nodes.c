@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "f2fs_ckpt.h"
+#include "f2fs_crc.h"
 #include "f2fs_err.h"
 #include "fsck_walk.h"
 
@@ -703,6 +704,13 @@ static void check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
 
 static void count_inode_type(struct fsck_ctx *ctx, uint16_t mode)
 {
+	if (f->ino == F2FS_ROOT_INO && f->is_dir && !f->i_size && ctx->rep) {
+		/* reported by check_item(): what mkdir and mkfs give it */
+		c = fsck_fix_node(ctx, f->ino, w->inode_addr, w->inode);
+		if (c)
+			c->i.i_size = cpu_to_le64(inl ? 4 * (uint64_t)(f->addrs_per_inode - 1) :
+						  (f->last_data ? f->last_data : 1) * F2FS_BLKSIZE);
+	}
 	if (S_ISDIR(mode))
 		ctx->st.dirs++;
 	else if (S_ISREG(mode))
@@ -730,10 +738,10 @@ static void check_item(struct fsck_walk *w, const struct fsck_item *it,
 		if (it->kind == ITEM_NS && it->loc.dir_ino)
 			fsck_fix_dentry(ctx, &it->loc, NULL, FSCK_DENT_FTYPE, f->ftype);
 	}
-	if (it->ino == F2FS_ROOT_INO && it->kind == ITEM_NS &&
-	    (!f->is_dir || !le64_to_cpu(ri->i_size) || !le32_to_cpu(ri->i_links)))
-		fsck_report(ctx, PR_ROOT_NOT_DIR, FSCK_OBJ(.ino = it->ino,
-			    .str = !f->is_dir ? "not a directory" : "zero size or links"));
+	/* f2fs_fill_super() refuses a root without i_size (or i_blocks,
+	 * which check_sizes() sets); i_links is counted like any other */
+	if (it->ino == F2FS_ROOT_INO && it->kind == ITEM_NS && f->is_dir && !le64_to_cpu(ri->i_size))
+		fsck_report(ctx, PR_ROOT_NOT_DIR, FSCK_OBJ(.ino = it->ino, .str = "zero size"));
 	if (it->kind == ITEM_QUOTA && !S_ISREG(f->mode))
 		fsck_report(ctx, PR_QUOTA_INODE, FSCK_OBJ(.ino = it->ino, .idx = it->idx,
 			    .str = "not a regular file"));
@@ -818,6 +826,78 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 	}
 	if (fino != fnid || (le32_to_cpu(n->footer.flag) >> OFFSET_BIT_SHIFT) != 0) {
 		fsck_report(ctx, PR_NODE_NOT_INODE, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
+/* The root inode cannot be used: said once, and the repair makes a new
+ * root and gives back the names its dentry blocks still hold (fsck_lpf.c);
+ * what hangs from it is found as unreachable inodes meanwhile. */
+static void root_unusable(struct fsck_walk *w, const char *why)
+{
+	if (w->root_refused)
+		return;
+	w->root_refused = true;
+	fsck_report(w->ctx, PR_ROOT_NOT_DIR, FSCK_OBJ(.ino = F2FS_ROOT_INO, .str = why));
+	fsck_fix_root(w->ctx);
+}
+
+/* An intact root inode of a type other than a directory: the kernel
+ * refuses to mount (f2fs_fill_super() wants S_ISDIR).  Its blocks are
+ * not walked as a file's: the new root takes back the names in them. */
+static bool root_not_dir(struct fsck_walk *w, const struct fsck_item *it, const struct f2fs_inode *ri)
+{
+	uint16_t mode = le16_to_cpu(ri->i_mode);
+
+	if (it->ino != F2FS_ROOT_INO || it->kind != ITEM_NS || S_ISDIR(mode) ||
+	    fsck_mode_to_ftype(mode) == F2FS_FT_UNKNOWN)
+		return false;	/* an invalid mode gets its entry's type (fix_mode) */
+	root_unusable(w, "not a directory");
+	return true;
+}
+
+/* Which of the footer's nid, ino and node offset are not those of inode
+ * ino's block: a bit each. */
+static unsigned int footer_faults(const struct f2fs_node *n, uint32_t ino)
+{
+	return (le32_to_cpu(n->footer.nid) != ino ? 1u : 0u) |
+	       (le32_to_cpu(n->footer.ino) != ino ? 2u : 0u) |
+	       ((le32_to_cpu(n->footer.flag) >> OFFSET_BIT_SHIFT) != 0 ? 4u : 0u);
+}
+
+/* The block NAT gives inode ino, whose footer alone is damaged: one of its
+ * nid, ino and offset is wrong, the others are ino's inode's, the summary
+ * of the block names ino, and the mode is a valid one; with inode
+ * checksums, the checksum holds once the footer is ino's (it covers the
+ * footer).  The kernel refuses the block as it is (nid_of_node(),
+ * ino_of_node() and IS_INODE() are checked when it reads an inode): the
+ * footer is written back, and the walk goes on with the block.  NULL when
+ * the block is not that. */
+static const struct f2fs_node *restore_footer(struct fsck_walk *w, const struct fsck_item *it,
+					      const struct f2fs_node *n)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	unsigned int faults = footer_faults(n, it->ino);
+	struct f2fs_node *c;
+
+	if ((faults != 1 && faults != 2 && faults != 4) ||
+	    !fsck_mode_to_ftype(le16_to_cpu(n->i.i_mode)) || !summary_names(ctx, it->addr, it->ino))
+		return NULL;
+	if (!w->footer_buf && !(w->footer_buf = malloc(sizeof(*w->footer_buf)))) {
+		w->err = -ENOMEM;
+		return NULL;
+	}
+	c = w->footer_buf;
+	memcpy(c, n, sizeof(*c));
+	c->footer.nid = cpu_to_le32(it->ino);
+	c->footer.ino = cpu_to_le32(it->ino);
+	c->footer.flag = cpu_to_le32(le32_to_cpu(c->footer.flag) & OFFSET_BIT_MASK);
+	if (f2fs_inode_has_checksum(ctx->fs->features, c) &&
+	    f2fs_inode_checksum(ctx->fs->inode_chksum_seed, c) != le32_to_cpu(c->i.i_inode_checksum))
+		return NULL;
+	fsck_report(ctx, PR_INODE_FOOTER, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
+		    .str = faults == 1 ? "footer nid" : faults == 2 ? "footer ino" : "node offset"));
+	if (!ctx->rep)
+		return c;
+	return fsck_fix_node(ctx, it->ino, it->addr, c);
+}
+
 			    .str = fino != fnid ? "footer ino differs from nid" : "non-zero node offset"));
 		drop_item_dentry(w, it);
 		return;
@@ -826,6 +906,15 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 	if (why) {
 		fsck_report(ctx, PR_NODE_NOT_INODE, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
 			    .str = why));
+	if (footer_faults(n, it->ino)) {
+		const struct f2fs_node *fixed = restore_footer(w, it, n);
+
+		if (fixed) {
+			n = fixed;
+			ri = &n->i;
+			fnid = fino = it->ino;
+		}
+	}
 		drop_item_dentry(w, it);
 		return;
 	}
@@ -845,6 +934,8 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 	if (fsck_fix_node_peek(ctx, it->ino)) {
 		/* fixes were made: go on with the fixed copy */
 		bool ok;
+	if (root_not_dir(w, it, ri))
+		return;
 
 		n = fsck_fix_node_peek(ctx, it->ino);
 		ri = &n->i;
@@ -939,7 +1030,7 @@ static bool resolve_item(struct fsck_walk *w, struct fsck_item *it)
 			fsck_report(ctx, PR_QUOTA_INODE, FSCK_OBJ(.ino = it->ino, .idx = it->idx,
 				    .str = "not in use"));
 		else if (it->ino == F2FS_ROOT_INO)
-			fsck_report(ctx, PR_ROOT_NOT_DIR, FSCK_OBJ(.ino = it->ino, .str = "no NAT entry"));
+			root_unusable(w, "no NAT entry");
 		else
 			fsck_report(ctx, PR_NODE_NAT_NULL, FSCK_OBJ(.ino = it->ino, .nid = it->ino,
 				    .path = it->path, .str = "inode"));
@@ -1042,6 +1133,7 @@ static void walk_lost(struct fsck_walk *w)
 	struct f2fs_nat_model *nm = &ctx->nat;
 
 	for (uint32_t b = 0; b < nm->nat_blocks && !w->err; b++) {
+	free(w->footer_buf);
 		uint32_t first = b * (uint32_t)NAT_ENTRY_PER_BLOCK;
 
 		if (nm->block_used[b] <= (b == 0 ? 3u : 0u))
@@ -1064,6 +1156,8 @@ static void walk_lost(struct fsck_walk *w)
 	}
 }
 
+	if (!w.err && !(ctx->ni[F2FS_ROOT_INO].flags & FSCK_NI_DIR))
+		root_unusable(&w, "its inode block cannot be used");
 /* ---- link counts ---- */
 
 static void fix_links(struct fsck_ctx *ctx, uint32_t ino, uint64_t want)

@@ -188,7 +188,7 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "segment {segno}: {str} block {blkaddr} in a segment of SIT type {found}"),
 	P(INODE_ORPHAN_LINKS, W, true, FIX_ORPHAN_LIST,
 	  "orphan ino {ino} has i_links {found}"),
-	P(ROOT_NOT_DIR, E, false, FIX_UNFIXABLE,
+	P(ROOT_NOT_DIR, E, false, FIX_ROOT_REBUILD,
 	  "the root inode is not a usable directory: {str}"),
 	P(INODE_DEPTH, E, true, FIX_INODE_FIELD,
 	  "ino {ino}: i_current_depth {found} / i_dir_level {expected} is invalid"),
@@ -208,6 +208,9 @@ const struct fsck_problem_def fsck_problems[] = {
 	P(DENT_NAME_LEN, E, false, FIX_DENTRY_DROP,
 	  "{path}: dentry slot {idx} has name length {found}"),
 	P(DENT_SLOTS, E, false, FIX_DENTRY_DROP,
+	P(INODE_FOOTER, E, false, FIX_INODE_FIELD,
+	  "ino {ino}: the footer of its inode block {blkaddr} is damaged ({str}), the rest is "
+	  "its inode"),
 	  "{path}: dentry slot {idx}: name of {found} bytes runs past the last slot"),
 	P(DENT_INO, E, false, FIX_DENTRY_DROP,
 	  "{path}: entry '{str}' names invalid ino {found}"),
@@ -238,6 +241,9 @@ const struct fsck_problem_def fsck_problems[] = {
 	P(SSA_NID, E, true, FIX_SSA_ENTRY,
 	  "block {blkaddr}: summary names nid {found}, the owner is {expected}"),
 	P(SSA_OFS, E, true, FIX_SSA_ENTRY,
+	P(DENT_DUP_NAME, E, false, FIX_DENTRY_DROP,
+	  "{path}: entry '{str}' for ino {found} appears again (block {idx}): readdir lists "
+	  "the name twice, lookup finds only the first"),
 	  "block {blkaddr} (nid {nid}): summary ofs_in_node {found}, expected {expected}"),
 	P(SSA_VERSION, W, true, FIX_SSA_ENTRY,
 	  "block {blkaddr} (nid {nid}): summary version {found}, NAT version {expected}"),
@@ -323,7 +329,6 @@ const char *fsck_unfixable_why(enum fsck_problem code)
 	case PR_SB_SEGMENT_COUNT_EXCESS: return "harmless, the kernel corrects it at mount";
 	case PR_CP_NONE_VALID: return "no checkpoint to start from";
 	case PR_CP_SUMMARY_LOAD: return "the log summaries cannot be rebuilt without them";
-	case PR_ROOT_NOT_DIR: return "recreating the root directory is not supported";
 	case PR_QUOTA_INODE:
 		return "recreating a missing or foreign quota inode is not supported (its file is not checked)";
 	case PR_RF_CHAIN_LOOP: case PR_RF_DENT_INODE_IN_NAT: case PR_RF_CHAIN_OVERLAP:
@@ -371,6 +376,8 @@ const char *fsck_fix_name(enum fsck_fix f)
 		[FIX_UNFIXABLE] = "none (not fixable)",
 		[FIX_ZONE_LOG_MOVE] = "move the log to a fresh section whose zone is empty",
 		[FIX_ZONE_FINISH] = "finish the zone, so that its write pointer covers every valid block",
+		[FIX_ROOT_REBUILD] = "make a new root directory, give back the names its dentry "
+				     "blocks still hold, and reconnect the rest into lost+found",
 		[FIX_ZONE_RESET] = "reset the zone",
 	};
 

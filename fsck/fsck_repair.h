@@ -64,6 +64,14 @@ struct fsck_dent_move {
 	uint32_t hash;
 };
 
+/* An entry taken out of its slot (which '.' or '..' needs), to be
+ * inserted again by its hash (fsck_lpf.c). */
+struct fsck_dent_readd {
+	uint32_t dir, ino, hash;
+	uint8_t len, ftype;
+	uint8_t name[F2FS_NAME_LEN];
+};
+
 struct fsck_repair {
 	struct fsck_fixnode *nodes;
 	uint32_t n_nodes, cap_nodes;
@@ -91,9 +99,12 @@ struct fsck_repair {
 	uint32_t n_moves, cap_moves;
 	struct fsck_dent_move *dent_moves;	/* entries to move to their bucket */
 	uint32_t n_dent_moves, cap_dent_moves;
+	struct fsck_dent_readd *readds;	/* entries to insert again */
+	uint32_t n_readds, cap_readds;
 	uint32_t *short_inos;	/* one entry per block an inode loses for good */
 	uint32_t n_short, cap_short;
 	bool has_unfixable;	/* a reported problem has no fix */
+	bool root_rebuild;	/* the root inode is unusable: make a new one */
 	int err;		/* first operational error while recording */
 };
 
@@ -131,6 +142,10 @@ void fsck_fix_ssa_footer(struct fsck_ctx *ctx, uint32_t blkaddr);
 /* Edit the entry at loc (cur: the block as the walk read it, or NULL). */
 void fsck_fix_dentry(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, const void *cur,
 		     enum fsck_dent_op op, uint32_t val);
+/* Write name (len bytes, the entry's name_len) over the name of the
+ * entry at loc. */
+void fsck_fix_dent_name(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, const void *cur,
+			const uint8_t *name, uint32_t len);
 /* Write '.' (dot) or '..' into slot 0 / 1 of the block at loc. */
 void fsck_fix_dots(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, const void *cur,
 		   bool dot, uint32_t ino);
@@ -140,6 +155,8 @@ void fsck_fix_owner(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino);
 void fsck_fix_unreach(struct fsck_ctx *ctx, uint32_t addr);
 /* An inode to reconnect into lost+found. */
 void fsck_fix_lost(struct fsck_ctx *ctx, uint32_t ino);
+/* The root inode cannot be used: the repair makes a new one (fsck_lpf.c). */
+void fsck_fix_root(struct fsck_ctx *ctx);
 /* Directory ino has no dentry block 0 (its address was dropped or is a
  * hole): it gets a new one holding '.' and '..' (parent), as mkdir makes
  * it, when the repair starts (fsck_lpf.c). */
@@ -148,6 +165,9 @@ void fsck_fix_block0(struct fsck_ctx *ctx, uint32_t ino, uint32_t parent);
 void fsck_fix_chain_node(struct fsck_ctx *ctx, uint32_t addr, const struct f2fs_node *n);
 /* The entry at loc belongs in the bucket of hash (fsck_lpf.c moves it). */
 void fsck_fix_dent_move(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, uint32_t hash);
+/* Take the entry at loc out now (cur as for fsck_fix_dentry) and have
+ * fsck_lpf.c insert it again by its hash. */
+void fsck_fix_dent_readd(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, const void *cur);
 /* Inode ino loses one block (a shared block it did not own, with no block
  * of its own left): its i_blocks drops when the repair is applied. */
 void fsck_fix_short(struct fsck_ctx *ctx, uint32_t ino);
@@ -158,7 +178,11 @@ void fsck_fix_short(struct fsck_ctx *ctx, uint32_t ino);
 int fsck_shared_apply(struct fsck_ctx *ctx);
 
 /* ---- fsck_lpf.c: before applying ---- */
-/* Give the directories of rep->block0 their dentry block 0, move the
+/* With rep->root_rebuild, first make a new root directory and give
+ * back the names its old dentry blocks still hold (blocks valid in SIT
+ * whose summary names the root, that nothing else uses; names whose
+ * hash, length and inode check out).  Then give the directories of
+ * rep->block0 their dentry block 0, insert rep->readds again, move the
  * entries of rep->dent_moves into their hash buckets, then
  * reconnect the unreachable inodes (rep->lost) into /lost+found, made if
  * need be: dentry edits and new blocks as writable copies, ctx->st kept

@@ -140,6 +140,8 @@ int fsck_read_sorted(struct fsck_walk *w, const uint32_t *addrs, uint32_t n, uin
 uint8_t fsck_mode_to_ftype(uint16_t mode);
 /* An entry names inode ino, which the walk already queued: false when the
  * walk refused that inode (the entry was reported and dropped), else true
+	bool root_refused;		/* F2FS-4033 reported: the repair makes a new root */
+	struct f2fs_node *footer_buf;	/* an inode block with its footer restored (-n) */
  * (the name is remembered while the inode waits). */
 bool fsck_walk_name(struct fsck_walk *w, uint32_t ino, const char *dir_path, const char *name,
 		    const struct fsck_dent_loc *loc);

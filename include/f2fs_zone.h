@@ -172,6 +172,12 @@ static inline uint64_t f2fs_zone_blkoff(const struct f2fs_zoned *zd, uint64_t bl
 
 /* The zone holding device block blk, NULL when no zone does. */
 const struct f2fs_zone *f2fs_zone_at(const struct f2fs_zoned *zd, uint64_t blk);
+/* The zone holding volume block blk of dev (device 0 of a volume, with
+ * its members attached): a zone of device 0 or of the member holding blk;
+ * NULL when that device is not zoned or the block is in no zone.  *zd
+ * (may be NULL) gets that device's model. */
+const struct f2fs_zone *f2fs_zone_of_volume_blk(const struct f2fs_dev *dev, uint64_t blk,
+						const struct f2fs_zoned **zd);
 
 /* A section is one zone.  Usable blocks of segment seg_in_sec (0-based)
  * of a section whose zone has cap_blocks writable blocks (the kernel's

@@ -63,6 +63,35 @@ const struct f2fs_zone *f2fs_zone_at(const struct f2fs_zoned *zd, uint64_t blk)
 	return &zd->zones[i];
 }
 
+const struct f2fs_zone *f2fs_zone_of_volume_blk(const struct f2fs_dev *dev, uint64_t blk,
+						const struct f2fs_zoned **zd)
+{
+	const struct f2fs_zoned *model = NULL;
+	uint64_t local = blk;
+
+	if (zd)
+		*zd = NULL;
+	if (!dev || blk > (UINT64_MAX >> F2FS_BLKSIZE_BITS))
+		return NULL;
+	if ((blk << F2FS_BLKSIZE_BITS) < dev->own_bytes) {
+		model = dev->zoned;
+	} else {
+		for (unsigned int i = 0; i < dev->nmembers; i++) {
+			const struct f2fs_dev_member *m = &dev->members[i];
+			uint64_t off = blk << F2FS_BLKSIZE_BITS;
+
+			if (off >= m->start && off - m->start < m->len) {
+				model = m->dev->zoned;
+				local = (off - m->start) >> F2FS_BLKSIZE_BITS;
+				break;
+			}
+		}
+	}
+	if (zd)
+		*zd = model;
+	return f2fs_zone_at(model, local);
+}
+
 uint32_t f2fs_zone_usable_blks_in_seg(uint64_t cap_blocks, uint32_t seg_in_sec,
 				      uint32_t blocks_per_seg)
 {

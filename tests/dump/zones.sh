@@ -7,7 +7,7 @@
 # side file is found next to the image, taken from --zone-model, and found
 # for the zoned member of a multi-device volume; a volume without zones
 # gives an empty table; the view reads only the superblock, checkpoint and
-# SIT.
+# SIT.  --sections calls a section full at its zone's capacity.
 . "$(dirname "$0")/common.sh"
 require_tools mkfs
 setup_work
@@ -79,6 +79,20 @@ printf 'zone_size 96M\nzone_capacity 80M\n' >"$SHORT/z.img.zones"
 "$DUMP" --zones --json "$SHORT/r.img" >"$WORK/md.json" 2>&1
 check "--zones on a multi-device volume: the member's zones at its volume addresses" \
 	zones_json "$WORK/md.json" member 49152
+
+# --sections: a section is full when every block up to its zone's
+# capacity is valid (a 2 MiB capacity: one segment of 512 blocks).
+INJECT=$top_builddir/fsck/inject.f2fs
+[ -x "$INJECT" ] || hard_error "inject.f2fs not built: $INJECT"
+img2=$WORK/cap.img
+truncate -s 1536M "$img2"
+printf 'zone_size 96M\nzone_capacity 2M\nconventional 2\n' >"$img2.zones"
+"$MKFS" -q -m "$img2" || hard_error "mkfs -m failed"
+"$INJECT" --sit 0 --segno 240 --mb vblocks --val 512 "$img2" >/dev/null 2>&1 ||
+	hard_error "inject --sit failed"
+"$DUMP" --sections=5~5 "$img2" >"$WORK/cap.txt" 2>&1
+check "--sections: 512 valid blocks fill a section of a 2 MiB-capacity zone" \
+	sh -c 'grep -E "^5 +240 +hot_data +512 .* full " "$0"' "$WORK/cap.txt"
 
 # Only the superblock, checkpoint and SIT are read: a few blocks.
 "$DUMP" -d 2 --zones "$img" --zone-model "$WORK/elsewhere.zones" >/dev/null 2>"$WORK/io.txt"

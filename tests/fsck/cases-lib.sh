@@ -98,6 +98,25 @@ base_quota() {
 }
 base_quota
 
+# chain: pop with an unclean checkpoint and, after it, a fsync'd copy of
+# /big's first direct node in the warm node log, made as the fuzz base rf
+# makes it (tests/fuzz/fz_bases.py, step_chain): roll-forward replays it at
+# mount, and a repair must keep it recoverable
+base_chain() {
+	local img=$WORK/base-chain.img
+	cp --sparse=always "$WORK/base-pop.img" "$img" || hard_error "copy for base chain"
+	python3 -B -c 'import sys
+sys.path.insert(0, sys.argv[1])
+import fz_bases, fz_tools
+fz_bases.step_chain(fz_tools.Tools(sys.argv[2]), sys.argv[3], {"/big": int(sys.argv[4])})' \
+		"$top_srcdir/tests/fuzz" "$top_builddir" "$img" "$(ino_of "$img" /big)" ||
+		hard_error "base chain: the chain cannot be made"
+	run_fsck "$img"
+	[ "$RC" = 0 ] && grep -q '^F2FS-8004' "$OUT" ||
+		hard_error "base chain is not clean with a chain: $(grep '^F2FS' "$OUT" | head -3)"
+}
+base_chain
+
 first_word() { set -- $1; echo "$1"; }
 
 # free_seg IMG: the last main segment without valid blocks that is no log.

@@ -28,7 +28,7 @@ REPAIRED_CASES=${REPAIRED_CASES:-}
 KERNEL_DISKS=${KERNEL_DISKS:-20}   # + ctl, out (and pc): within the PCI slots QEMU has
 # cases whose repair reconnects inodes into /lost+found: the kernel must list
 # them there and read them
-LPF_CASES=" dent-ino lpf-dir node-inodechild nat-lostunnamed ino-links-gone2 dent-noblock0 "
+LPF_CASES=" dent-ino lpf-dir node-inodechild nat-lostunnamed ino-links-gone2 dent-noblock0 root-allgone dent-chainlost dent-block0dup "
 # cases whose repair moved blocks out of sections of mixed classes: the
 # kernel also garbage-collects them (disks named g*), which it would stop
 # checkpointing on were a section still of two classes

@@ -21,7 +21,7 @@ require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 
 # No usable volume, or a problem whose fix is FIX_UNFIXABLE in the table.
 UNFIXABLE=" sb-nomagic sb-both-differ sb-both-noroot notf2fs-zero notf2fs-ext4 sb-unknownfeat sb-encoding sb-featdeps "
-UNFIXABLE="$UNFIXABLE nat-rootgone ino-quotamode ino-rootmode "
+UNFIXABLE="$UNFIXABLE ino-quotamode "
 
 # check_same ID BASE PATHS: the paths extract from $IMG as from the base.
 check_same() {

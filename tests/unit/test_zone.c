@@ -334,6 +334,7 @@ static void test_device(void)
 	if (!dev)
 		return;
 	CHECK(dev->zoned && dev->zoned->emulated && dev->zoned->nr_zones == 8);
+	CHECK(f2fs_zone_of_volume_blk(dev, 3 * ZB + 5, NULL) == &dev->zoned->zones[3]);
 	/* conventional zones: anywhere */
 	CHECK(f2fs_dev_write(dev, 7, 1, blk) == 0);
 	CHECK(f2fs_dev_write(dev, 3, 1, blk) == 0);
@@ -453,6 +454,15 @@ static void test_multidev(void)
 	}
 	CHECK(!dev->zoned && m->zoned);
 	CHECK(f2fs_dev_attach(dev, m, own, 4ull * ZB) == 0);
+	{
+		const struct f2fs_zoned *zd = NULL;
+
+		CHECK(f2fs_zone_of_volume_blk(dev, 5, &zd) == NULL && zd == NULL);
+		CHECK(f2fs_zone_of_volume_blk(dev, own + ZB + 7, &zd) == &m->zoned->zones[1]);
+		CHECK(zd == m->zoned);
+		CHECK(f2fs_zone_of_volume_blk(dev, own + 4 * ZB, &zd) == NULL);
+		CHECK(f2fs_zone_of_volume_blk(dev, UINT64_MAX, NULL) == NULL);
+	}
 	CHECK(f2fs_dev_write(dev, 5, 1, blk) == 0);
 	CHECK(f2fs_dev_write(dev, own + ZB + 1, 1, blk) == -EIO);
 	CHECK(f2fs_dev_write(dev, own + ZB, 1, blk) == 0);
