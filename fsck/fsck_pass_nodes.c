@@ -688,6 +688,13 @@ static void check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
 		if (c)
 			c->i.i_size = cpu_to_le64(f->last_data * F2FS_BLKSIZE);
 	}
+	if (f->ino == F2FS_ROOT_INO && f->is_dir && !f->i_size && ctx->rep) {
+		/* reported by check_item(): what mkdir and mkfs give it */
+		c = fsck_fix_node(ctx, f->ino, w->inode_addr, w->inode);
+		if (c)
+			c->i.i_size = cpu_to_le64(inl ? 4 * (uint64_t)(f->addrs_per_inode - 1) :
+						  (f->last_data ? f->last_data : 1) * F2FS_BLKSIZE);
+	}
 	if (f->ext_len && (f->ext_mismatch || f->ext_match != f->ext_len)) {
 		fsck_report(ctx, PR_INODE_EXTENT, FSCK_OBJ(.ino = f->ino, .blkaddr = f->ext_blk,
 			    .str = "does not match the block mapping"));
@@ -704,13 +711,6 @@ static void check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
 
 static void count_inode_type(struct fsck_ctx *ctx, uint16_t mode)
 {
-	if (f->ino == F2FS_ROOT_INO && f->is_dir && !f->i_size && ctx->rep) {
-		/* reported by check_item(): what mkdir and mkfs give it */
-		c = fsck_fix_node(ctx, f->ino, w->inode_addr, w->inode);
-		if (c)
-			c->i.i_size = cpu_to_le64(inl ? 4 * (uint64_t)(f->addrs_per_inode - 1) :
-						  (f->last_data ? f->last_data : 1) * F2FS_BLKSIZE);
-	}
 	if (S_ISDIR(mode))
 		ctx->st.dirs++;
 	else if (S_ISREG(mode))
@@ -810,22 +810,6 @@ static const char *inode_block_refused(struct fsck_ctx *ctx, uint32_t ino, uint3
 	return NULL;
 }
 
-static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const struct f2fs_node *n)
-{
-	struct fsck_ctx *ctx = w->ctx;
-	struct fsck_nid_info *ni = &ctx->ni[it->ino];
-	const struct f2fs_inode *ri = &n->i;
-	uint32_t fnid = le32_to_cpu(n->footer.nid), fino = le32_to_cpu(n->footer.ino);
-	const char *why;
-
-	if (fnid != it->ino) {
-		fsck_report(ctx, PR_NODE_FOOTER_NID, FSCK_OBJ(.nid = it->ino, .blkaddr = it->addr,
-			    .found = fnid));
-		drop_item_dentry(w, it);
-		return;
-	}
-	if (fino != fnid || (le32_to_cpu(n->footer.flag) >> OFFSET_BIT_SHIFT) != 0) {
-		fsck_report(ctx, PR_NODE_NOT_INODE, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
 /* The root inode cannot be used: said once, and the repair makes a new
  * root and gives back the names its dentry blocks still hold (fsck_lpf.c);
  * what hangs from it is found as unreachable inodes meanwhile. */
@@ -898,14 +882,14 @@ static const struct f2fs_node *restore_footer(struct fsck_walk *w, const struct 
 	return fsck_fix_node(ctx, it->ino, it->addr, c);
 }
 
-			    .str = fino != fnid ? "footer ino differs from nid" : "non-zero node offset"));
-		drop_item_dentry(w, it);
-		return;
-	}
-	why = inode_block_refused(ctx, it->ino, it->addr);
-	if (why) {
-		fsck_report(ctx, PR_NODE_NOT_INODE, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
-			    .str = why));
+static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const struct f2fs_node *n)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct fsck_nid_info *ni = &ctx->ni[it->ino];
+	const struct f2fs_inode *ri = &n->i;
+	uint32_t fnid = le32_to_cpu(n->footer.nid), fino = le32_to_cpu(n->footer.ino);
+	const char *why;
+
 	if (footer_faults(n, it->ino)) {
 		const struct f2fs_node *fixed = restore_footer(w, it, n);
 
@@ -915,9 +899,27 @@ static const struct f2fs_node *restore_footer(struct fsck_walk *w, const struct 
 			fnid = fino = it->ino;
 		}
 	}
+	if (fnid != it->ino) {
+		fsck_report(ctx, PR_NODE_FOOTER_NID, FSCK_OBJ(.nid = it->ino, .blkaddr = it->addr,
+			    .found = fnid));
 		drop_item_dentry(w, it);
 		return;
 	}
+	if (fino != fnid || (le32_to_cpu(n->footer.flag) >> OFFSET_BIT_SHIFT) != 0) {
+		fsck_report(ctx, PR_NODE_NOT_INODE, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
+			    .str = fino != fnid ? "footer ino differs from nid" : "non-zero node offset"));
+		drop_item_dentry(w, it);
+		return;
+	}
+	why = inode_block_refused(ctx, it->ino, it->addr);
+	if (why) {
+		fsck_report(ctx, PR_NODE_NOT_INODE, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
+			    .str = why));
+		drop_item_dentry(w, it);
+		return;
+	}
+	if (root_not_dir(w, it, ri))
+		return;
 	ni->flags |= FSCK_NI_NODE | FSCK_NI_INODE;
 	if (it->kind == ITEM_ORPHAN)
 		ni->flags |= FSCK_NI_ORPHAN;
@@ -934,8 +936,6 @@ static const struct f2fs_node *restore_footer(struct fsck_walk *w, const struct 
 	if (fsck_fix_node_peek(ctx, it->ino)) {
 		/* fixes were made: go on with the fixed copy */
 		bool ok;
-	if (root_not_dir(w, it, ri))
-		return;
 
 		n = fsck_fix_node_peek(ctx, it->ino);
 		ri = &n->i;
@@ -1133,7 +1133,6 @@ static void walk_lost(struct fsck_walk *w)
 	struct f2fs_nat_model *nm = &ctx->nat;
 
 	for (uint32_t b = 0; b < nm->nat_blocks && !w->err; b++) {
-	free(w->footer_buf);
 		uint32_t first = b * (uint32_t)NAT_ENTRY_PER_BLOCK;
 
 		if (nm->block_used[b] <= (b == 0 ? 3u : 0u))
@@ -1156,8 +1155,6 @@ static void walk_lost(struct fsck_walk *w)
 	}
 }
 
-	if (!w.err && !(ctx->ni[F2FS_ROOT_INO].flags & FSCK_NI_DIR))
-		root_unusable(&w, "its inode block cannot be used");
 /* ---- link counts ---- */
 
 static void fix_links(struct fsck_ctx *ctx, uint32_t ino, uint64_t want)
@@ -1227,6 +1224,7 @@ static void walk_free(struct fsck_walk *w)
 	free(w->dent_owner);
 	free(w->dent_ofs);
 	free(w->losers);
+	free(w->footer_buf);
 }
 
 int fsck_pass_nodes(struct fsck_ctx *ctx)
@@ -1249,6 +1247,8 @@ int fsck_pass_nodes(struct fsck_ctx *ctx)
 	fsck_progress(ctx, 4, 0, 1);
 	push_roots(&w);
 	walk_stack(&w);
+	if (!w.err && !(ctx->ni[F2FS_ROOT_INO].flags & FSCK_NI_DIR))
+		root_unusable(&w, "its inode block cannot be used");
 	if (!w.err)
 		walk_lost(&w);
 	if (!w.err)

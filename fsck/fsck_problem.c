@@ -238,12 +238,12 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "{path}: entry name '{str}' contains '/' or NUL"),
 	P(DIR_HARDLINK, E, false, FIX_DENTRY_DROP,
 	  "{path}: directory ino {ino} is already linked elsewhere"),
-	P(SSA_NID, E, true, FIX_SSA_ENTRY,
-	  "block {blkaddr}: summary names nid {found}, the owner is {expected}"),
-	P(SSA_OFS, E, true, FIX_SSA_ENTRY,
 	P(DENT_DUP_NAME, E, false, FIX_DENTRY_DROP,
 	  "{path}: entry '{str}' for ino {found} appears again (block {idx}): readdir lists "
 	  "the name twice, lookup finds only the first"),
+	P(SSA_NID, E, true, FIX_SSA_ENTRY,
+	  "block {blkaddr}: summary names nid {found}, the owner is {expected}"),
+	P(SSA_OFS, E, true, FIX_SSA_ENTRY,
 	  "block {blkaddr} (nid {nid}): summary ofs_in_node {found}, expected {expected}"),
 	P(SSA_VERSION, W, true, FIX_SSA_ENTRY,
 	  "block {blkaddr} (nid {nid}): summary version {found}, NAT version {expected}"),
@@ -373,11 +373,11 @@ const char *fsck_fix_name(enum fsck_fix f)
 				 "their class (as the kernel's GC moves them), and rebuild SIT types",
 		[FIX_BLOCK_REMAP] = "move the block addresses to the slots the kernel reads them from "
 				    "(new direct nodes where needed) and clear the xattr area",
+		[FIX_ROOT_REBUILD] = "make a new root directory, give back the names its dentry "
+				     "blocks still hold, and reconnect the rest into lost+found",
 		[FIX_UNFIXABLE] = "none (not fixable)",
 		[FIX_ZONE_LOG_MOVE] = "move the log to a fresh section whose zone is empty",
 		[FIX_ZONE_FINISH] = "finish the zone, so that its write pointer covers every valid block",
-		[FIX_ROOT_REBUILD] = "make a new root directory, give back the names its dentry "
-				     "blocks still hold, and reconnect the rest into lost+found",
 		[FIX_ZONE_RESET] = "reset the zone",
 	};
 

@@ -113,8 +113,8 @@ enum fsck_problem {
 	PR_INODE_XATTR_AREA_ADDRS = 4040,
 	PR_INODE_INLINE_BYTES = 4041,
 	PR_INODE_DIR_PINO = 4042,
-	/* directories */
 	PR_INODE_FOOTER = 4044,
+	/* directories */
 	PR_DENT_NAME_LEN = 5001,
 	PR_DENT_SLOTS = 5002,
 	PR_DENT_INO = 5003,
@@ -130,8 +130,8 @@ enum fsck_problem {
 	PR_DENT_NOT_INODE = 5014,
 	PR_DENT_NAME_CHARS = 5015,
 	PR_DIR_HARDLINK = 5016,
-	/* SSA */
 	PR_DENT_DUP_NAME = 5017,
+	/* SSA */
 	PR_SSA_NID = 6001,
 	PR_SSA_OFS = 6002,
 	PR_SSA_VERSION = 6003,
@@ -188,8 +188,8 @@ enum fsck_fix {
 	FIX_QUOTA_REBUILD,	/* write the quota file afresh from usage */
 	FIX_RELOCATE,		/* move blocks of the other class out of the section */
 	FIX_BLOCK_REMAP,	/* lay the file's block map out as the kernel reads it */
-	FIX_UNFIXABLE,
 	FIX_ROOT_REBUILD,	/* a fresh root directory, its names salvaged */
+	FIX_UNFIXABLE,
 	FIX_ZONE_LOG_MOVE,	/* the log goes to a fresh section with an empty zone */
 	FIX_ZONE_FINISH,	/* finish the zone (write pointer to its end) */
 	FIX_ZONE_RESET,		/* reset the zone (write pointer to its start) */

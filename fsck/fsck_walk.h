@@ -129,6 +129,8 @@ struct fsck_walk {
 	uint32_t n_losers, cap_losers;
 	int err;			/* first operational error */
 	bool copy;			/* read into the buffers, never map */
+	bool root_refused;		/* F2FS-4033 reported: the repair makes a new root */
+	struct f2fs_node *footer_buf;	/* an inode block with its footer restored (-n) */
 	int qtype;			/* quota type + 1 of the inode walked, 0 if none */
 };
 
@@ -140,8 +142,6 @@ int fsck_read_sorted(struct fsck_walk *w, const uint32_t *addrs, uint32_t n, uin
 uint8_t fsck_mode_to_ftype(uint16_t mode);
 /* An entry names inode ino, which the walk already queued: false when the
  * walk refused that inode (the entry was reported and dropped), else true
-	bool root_refused;		/* F2FS-4033 reported: the repair makes a new root */
-	struct f2fs_node *footer_buf;	/* an inode block with its footer restored (-n) */
  * (the name is remembered while the inode waits). */
 bool fsck_walk_name(struct fsck_walk *w, uint32_t ino, const char *dir_path, const char *name,
 		    const struct fsck_dent_loc *loc);
