@@ -280,8 +280,10 @@ bool fsck_zone_sec_writable(const struct fsck_ctx *ctx, uint32_t secno);
 /* Whether a log at segno/blkoff is at its zone's write pointer (true
  * when not in a sequential zone). */
 bool fsck_zone_log_at_wp(const struct fsck_ctx *ctx, uint32_t segno, uint32_t blkoff);
-/* Repair: reset and finish the zones the pass recorded. */
+/* Repair: reset and finish the zones the pass recorded (before anything
+ * is written), and reset those only the new checkpoint frees (after it). */
 int fsck_zone_apply(struct fsck_ctx *ctx);
+int fsck_zone_apply_after_commit(struct fsck_ctx *ctx);
 
 /* ---- repair (fsck_fix.c records fixes, fsck_repair.c applies them) ---- */
 #include "fsck_repair.h"

@@ -42,7 +42,12 @@ struct fsck_zsec {
 	uint8_t action;		/* ZACT_* recorded by the pass */
 };
 
-enum { ZACT_NONE, ZACT_RESET, ZACT_FINISH };
+/* What the repair does to a zone: reset it before anything is written (no
+ * block of the section is valid in SIT or kept: safe with the old
+ * checkpoint and the new one), finish it (the blocks the section keeps
+ * stay readable), or reset it after the commit (only blocks the SIT named
+ * but nothing uses, which the new checkpoint drops). */
+enum { ZACT_NONE, ZACT_RESET, ZACT_FINISH, ZACT_RESET_AFTER };
 
 struct fsck_zones {
 	struct fsck_zsec *sec;	/* main_secs entries */
@@ -178,31 +183,42 @@ bool fsck_zone_log_at_wp(const struct fsck_ctx *ctx, uint32_t segno, uint32_t bl
 
 /* ---- the check ---- */
 
-/* Offset in its section of the last block valid in SIT, -1 when none;
- * *beyond: valid blocks at or after the usable tail. */
-static int64_t last_valid(const struct fsck_ctx *ctx, uint32_t secno, uint32_t usable,
-			  uint32_t *beyond)
+/* What the SIT says of a section (the kernel's view) and what the walk
+ * keeps of it (the repaired SIT's): offsets in the section of the last
+ * valid block below the capacity (-1: none), valid blocks after it, and
+ * the last block kept. */
+struct zsec_use {
+	int64_t last_valid;
+	uint32_t beyond;
+	bool any_valid;
+	int64_t last_kept;
+};
+
+static void section_use(const struct fsck_ctx *ctx, uint32_t secno, uint32_t usable,
+			struct zsec_use *u)
 {
 	uint32_t spp = ctx->fs->segs_per_sec;
-	int64_t last = -1;
+	uint64_t seg0 = (uint64_t)secno * spp;
 
-	*beyond = 0;
+	memset(u, 0, sizeof(*u));
+	u->last_valid = u->last_kept = -1;
 	for (uint32_t i = 0; i < spp; i++) {
-		const struct f2fs_seg_entry *se = &ctx->sit.segs[(uint64_t)secno * spp + i];
+		const struct f2fs_seg_entry *se = &ctx->sit.segs[seg0 + i];
 
-		if (!se->valid_blocks)
-			continue;
 		for (uint32_t k = 0; k < BLKS_PER_SEG; k++) {
 			uint32_t off = i * BLKS_PER_SEG + k;
 
-			if (!f2fs_test_bit(k, se->cur_valid_map))
+			if (fsck_bit(ctx->reach, (seg0 + i) * BLKS_PER_SEG + k) && off < usable)
+				u->last_kept = off;
+			if (!se->valid_blocks || !f2fs_test_bit(k, se->cur_valid_map))
 				continue;
-			last = off;
+			u->any_valid = true;
 			if (off >= usable)
-				(*beyond)++;
+				u->beyond++;
+			else
+				u->last_valid = off;
 		}
 	}
-	return last;
 }
 
 /* The log whose section secno is, or -1. */
@@ -235,36 +251,47 @@ static void check_log(struct fsck_ctx *ctx, int t, uint32_t secno, const struct 
 		    .idx = (uint64_t)t, .found = pos, .expected = wp));
 }
 
+/* The repair's zone operation for a section that is not a log's: from
+ * what the repaired SIT will hold.  A log's section keeps its zone (a log
+ * not at its write pointer moves; finishing the zone it leaves is safe). */
+static void plan_zone(struct fsck_zsec *s, const struct zsec_use *u, uint64_t wp, bool log,
+		      bool after_power_cut)
+{
+	if (u->last_kept >= 0 && (uint64_t)u->last_kept >= wp && wp < s->usable)
+		s->action = ZACT_FINISH;
+	else if (log || after_power_cut)
+		s->action = ZACT_NONE;
+	else if (u->last_kept < 0 && wp != 0)
+		s->action = u->any_valid ? ZACT_RESET_AFTER : ZACT_RESET;
+}
+
 static void check_section(struct fsck_ctx *ctx, uint32_t secno)
 {
 	struct fsck_zsec *s = &ctx->zones->sec[secno];
 	const struct f2fs_zone *z = s->z;
 	uint64_t wp = z->wp - z->start, sec0 = ctx->fs->main_blkaddr + (uint64_t)secno * ctx->zones->blocks_per_sec;
-	uint32_t beyond;
-	int64_t last = last_valid(ctx, secno, s->usable, &beyond);
+	struct zsec_use u;
 	int t = log_in_section(ctx->fs, secno);
+	bool after;
 
-	if (beyond)
+	section_use(ctx, secno, s->usable, &u);
+	if (u.beyond)
 		fsck_report(ctx, PR_ZONE_BLOCK_BEYOND_CAPACITY, FSCK_OBJ(.secno = secno,
-			    .found = beyond, .expected = s->usable));
+			    .found = u.beyond, .expected = s->usable));
 	if (t >= 0)
 		check_log(ctx, t, secno, z);
-	/* Finishing the zone of a log is safe too: the log moves (its
-	 * position is after the write pointer). */
-	if (last >= 0 && (uint64_t)last >= wp && wp < s->usable) {
+	if (u.last_valid >= 0 && (uint64_t)u.last_valid >= wp && wp < s->usable)
 		fsck_report(ctx, PR_ZONE_VALID_BEYOND_WP, FSCK_OBJ(.secno = secno,
-			    .blkaddr = sec0 + (uint64_t)last, .found = (uint64_t)last, .expected = wp));
-		s->action = ZACT_FINISH;
-		return;
-	}
+			    .blkaddr = sec0 + (uint64_t)u.last_valid, .found = (uint64_t)u.last_valid,
+			    .expected = wp));
 	/* After a power cut the zones written since the checkpoint hold no
 	 * block the SIT knows yet: the kernel recovers what was fsync'd,
-	 * then resets the rest. */
-	if (last < 0 && t < 0 && wp != 0 && !writes_after_checkpoint_expected(ctx->fs)) {
+	 * then resets the rest; no reset is reported or planned then. */
+	after = writes_after_checkpoint_expected(ctx->fs);
+	if (!u.any_valid && t < 0 && wp != 0 && !after)
 		fsck_report(ctx, PR_ZONE_WP_NO_VALID, FSCK_OBJ(.secno = secno, .found = wp,
 			    .str = f2fs_zone_cond_name(z->cond)));
-		s->action = ZACT_RESET;
-	}
+	plan_zone(s, &u, wp, t >= 0, after);
 }
 
 int fsck_pass_zone(struct fsck_ctx *ctx)
@@ -317,6 +344,17 @@ int fsck_zone_apply(struct fsck_ctx *ctx)
 	err = apply_runs(ctx, ZACT_RESET, f2fs_zone_reset, &zs->n_reset);
 	if (!err)
 		err = apply_runs(ctx, ZACT_FINISH, f2fs_zone_finish, &zs->n_finish);
+	return err;
+}
+
+int fsck_zone_apply_after_commit(struct fsck_ctx *ctx)
+{
+	struct fsck_zones *zs = ctx->zones;
+	int err;
+
+	if (!zs)
+		return 0;
+	err = apply_runs(ctx, ZACT_RESET_AFTER, f2fs_zone_reset, &zs->n_reset);
 	if (!err && (zs->n_reset || zs->n_finish))
 		fsck_diag(ctx, "zones: %u reset, %u finished", zs->n_reset, zs->n_finish);
 	return err;

@@ -875,6 +875,8 @@ static int run_repair(struct repair_run *r)
 		err = timed_nat_read(ctx);
 	if (!err)
 		err = f2fs_commit(ctx->fs, &ctx->sit, &ctx->nat, &r->plan);
+	if (!err)
+		err = fsck_zone_apply_after_commit(ctx);
 	free(orphans);
 	if (!err)
 		err = reseal_crc_only_pack(ctx->fs);
