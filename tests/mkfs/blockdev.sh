@@ -6,7 +6,9 @@
 # one stderr line, device content unchanged) while the device is mounted
 # (ext4: the host kernel may lack F2FS) even with -f, and while it holds an
 # unmounted ext4 without -f; with -f it then overwrites the ext4.  The
-# backing file of the mounted loop device is refused as well.
+# backing file of the mounted loop device is refused as well.  With an
+# emulated zone model next to the backing file, mkfs -m formats the loop
+# device as a zoned one.
 # Needs root and loop support: without them the test fails (never skips).
 
 . "$(dirname "$0")/common.sh"
@@ -120,5 +122,22 @@ umount "$MNT" || hard_error "umount $MNT failed"
 make_ext4
 expect_refusal "unmounted ext4 without -f" -s 128
 expect_f2fs "unmounted ext4 with -f" -f -s 128
+
+# A loop device stands for a zoned device when its backing file has an
+# emulated zone model (BACKING.zones): mkfs -m formats it and keeps the
+# model's write pointers, as dump --zones on the loop device shows.
+printf 'zone_size 96M\nzone_capacity 80M\nconventional 2\n' >"$BACKING.zones"
+add_cleanup "rm -f '$BACKING.zones'"
+run_mkfs zoned -f -q -m "$LOOP"
+run_cmd zoneddump "$top_builddir/fsck/dump.f2fs" --zones "$LOOP"
+if [ "$RC" = 0 ] && grep -q "host-managed (emulated), 53 zones" "$WORK/zoneddump.out" &&
+   grep -q "^zone [0-9]* 1 open" "$BACKING.zones"; then
+	pass "loop device over an image with IMAGE.zones: mkfs -m, write pointers kept"
+else
+	fail "loop device with a zone model: mkfs -m or dump --zones"
+	show_file "$WORK/zoned.err" 8
+	show_file "$WORK/zoneddump.out" 8
+fi
+rm -f "$BACKING.zones"
 
 finish
