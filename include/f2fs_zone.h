@@ -25,7 +25,8 @@
  *    (BLK_ZONE_REP_CAPACITY; otherwise capacity = length).
  *  - An emulated model over a regular file or a loop device: a small text
  *    side file.  It is found, in this order, at the path given in
- *    f2fs_dev_opts.zone_model (tools: --zone-model FILE), at PATH.zones
+ *    f2fs_dev_opts.zone_model (mkfs.f2fs and dump.f2fs: --zone-model
+ *    FILE, for their first device only), at PATH.zones
  *    next to a regular file PATH, or for a loop device at BACKING.zones
  *    next to its backing file.  With none of them the device is not zoned.
  *    f2fs_dev_opts.no_zone_model turns the lookup off.
