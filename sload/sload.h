@@ -39,6 +39,13 @@ struct sload_opts {
 	bool preserve_owner;		/* -P */
 	bool no_inline_data;		/* --no-inline-data */
 	uint64_t write_limit;		/* --write-limit (tests) */
+	bool compress;			/* -c */
+	unsigned int algorithm;		/* -a */
+	unsigned int log_cluster;	/* -L */
+	unsigned int min_saved;		/* -m: blocks a cluster must save */
+	const char *ext_include[16];	/* -i */
+	const char *ext_exclude[16];	/* -x */
+	int n_include, n_exclude;
 };
 
 /* An inode whose link count the walk is still counting. */
@@ -62,6 +69,7 @@ struct sload_dent {
 
 struct sload_stats {
 	uint64_t files, dirs, symlinks, specials, hardlinks, xattr_nodes;
+	uint64_t compressed_files, compressed_clusters;
 	uint64_t data_blocks, node_blocks;
 };
 
@@ -108,6 +116,7 @@ struct sload_fmap {
 	bool is_dir;
 	uint32_t base;			/* extra words */
 	uint32_t in_inode;		/* data slots in the inode */
+	uint32_t addrs_per_block;	/* data slots in a direct node */
 	struct f2fs_node *dn, *ind, *dind;
 	uint32_t dn_nid, ind_nid, dind_nid;
 	uint64_t dn_first, ind_first, dind_first;	/* first file block each covers */
@@ -118,6 +127,7 @@ struct sload_fmap {
 void sload_fmap_init(struct sload_fmap *m, struct sload_ctx *c, struct f2fs_node *inode,
 		     uint32_t ino, bool is_dir);
 int sload_fmap_add(struct sload_fmap *m, uint64_t index, const void *data, int log);
+int sload_fmap_reserve(struct sload_fmap *m, uint64_t index, uint32_t value);
 int sload_fmap_finish(struct sload_fmap *m);
 void sload_fmap_free(struct sload_fmap *m);
 
@@ -128,6 +138,12 @@ int sload_xattrs(struct sload_ctx *c, struct f2fs_node *n, uint32_t ino, const c
 		 const char *fs_path, const struct stat *st, uint64_t *blocks);
 void sload_inode_checksum(const struct sload_ctx *c, struct f2fs_node *n);
 int sload_data_log(const struct sload_ctx *c, const char *name, struct f2fs_node *n);
+
+/* sload_compress.c */
+bool sload_should_compress(const struct sload_ctx *c, const char *name);
+int sload_write_compressed(struct sload_ctx *c, struct f2fs_node *n, uint32_t ino, int fd,
+			   uint64_t *blocks);
+bool sload_has_extension(const char *name, const char *ext);
 
 /* sload_dir.c */
 int sload_write_dir_entries(struct sload_ctx *c, struct f2fs_node *n, uint32_t ino,

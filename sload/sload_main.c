@@ -14,6 +14,7 @@
 
 #include "f2fs_err.h"
 #include "f2fs_features.h"
+#include "f2fs_compress.h"
 #include "sload.h"
 
 void sload_err(const char *fmt, ...)
@@ -41,8 +42,13 @@ static void usage(FILE *f)
 "  -P            keep the source's owners (default: uid and gid 0)\n"
 "  -T time       timestamp (seconds since the epoch) for every inode\n"
 "  -d N          debug level (1: summary, 2: every entry)\n"
-"  -c, -a, -x, -m  compression (not supported: refused)\n"
-"  -r            read-only image (not supported: refused)\n"
+"  -c            compress regular files (volumes with the compression feature)\n"
+"  -a lz4|zstd   compression algorithm (default lz4)\n"
+"  -L n          log2 of blocks per cluster, 2..8 (default 2)\n"
+"  -m n          compress a cluster only when it saves n blocks (default 1)\n"
+"  -x ext        do not compress files with this extension (repeatable)\n"
+"  -i ext        compress only files with this extension (repeatable)\n"
+"  -r            release the blocks compression saves (not supported: refused)\n"
 "  --no-inline-data  never store file data or symlink targets in the inode\n"
 "  --write-limit N   (tests) drop every write after the N-th, as a power cut\n"
 "  -h, --help    show this help\n"
@@ -72,10 +78,14 @@ static int parse_options(int argc, char **argv, struct sload_opts *o)
 		{ "write-limit", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool compr_opt = false;
 	uint64_t v;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "a:cC:d:f:hm:p:Prs:t:T:Vx:", longopts, NULL)) != -1) {
+	o->algorithm = COMPRESS_LZ4;
+	o->log_cluster = MIN_COMPRESS_LOG_SIZE;
+	o->min_saved = 1;
+	while ((ch = getopt_long(argc, argv, "a:cC:d:f:hi:L:m:p:Prs:t:T:Vx:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'f': o->source = optarg; break;
 		case 't': o->mount_point = optarg; break;
@@ -106,11 +116,56 @@ static int parse_options(int argc, char **argv, struct sload_opts *o)
 			o->have_timestamp = true;
 			o->timestamp = v;
 			break;
-		case 'c': case 'a': case 'x': case 'm':
-			sload_err("-%c: compressed files are not supported", ch);
-			return -1;
+		case 'c': o->compress = true; break;
+		case 'a':
+			if (!strcmp(optarg, "lz4")) {
+				o->algorithm = COMPRESS_LZ4;
+#ifdef HAVE_ZSTD
+			} else if (!strcmp(optarg, "zstd")) {
+				o->algorithm = COMPRESS_ZSTD;
+#endif
+			} else {
+				sload_err("-a %s: algorithms are lz4%s", optarg,
+#ifdef HAVE_ZSTD
+					  " and zstd"
+#else
+					  " (this build has no zstd)"
+#endif
+					  );
+				return -1;
+			}
+			compr_opt = true;
+			break;
+		case 'L':
+			if (parse_u64(optarg, &v) || v < MIN_COMPRESS_LOG_SIZE || v > MAX_COMPRESS_LOG_SIZE) {
+				sload_err("-L %s: the log of blocks per cluster is %d..%d", optarg,
+					  MIN_COMPRESS_LOG_SIZE, MAX_COMPRESS_LOG_SIZE);
+				return -1;
+			}
+			o->log_cluster = (unsigned int)v;
+			compr_opt = true;
+			break;
+		case 'm':
+			if (parse_u64(optarg, &v) || !v || v > 255) {
+				sload_err("-m %s: expected the blocks a cluster must save (1 or more)", optarg);
+				return -1;
+			}
+			o->min_saved = (unsigned int)v;
+			compr_opt = true;
+			break;
+		case 'x': case 'i':
+			if ((ch == 'x' ? o->n_exclude : o->n_include) == 16) {
+				sload_err("-%c: at most 16 extensions", ch);
+				return -1;
+			}
+			if (ch == 'x')
+				o->ext_exclude[o->n_exclude++] = optarg;
+			else
+				o->ext_include[o->n_include++] = optarg;
+			compr_opt = true;
+			break;
 		case 'r':
-			sload_err("-r: read-only images are not supported");
+			sload_err("-r: releasing the blocks compression saves is not supported");
 			return -1;
 		case 'h':
 			usage(stdout);
@@ -122,6 +177,19 @@ static int parse_options(int argc, char **argv, struct sload_opts *o)
 			usage(stderr);
 			return -1;
 		}
+	}
+	if (compr_opt && !o->compress) {
+		sload_err("-a, -L, -m, -i and -x go with -c");
+		return -1;
+	}
+	if (o->n_include && o->n_exclude) {
+		sload_err("-i and -x exclude each other");
+		return -1;
+	}
+	if (o->min_saved >= (1u << o->log_cluster)) {
+		sload_err("-m %u: a cluster of %u blocks cannot save that many", o->min_saved,
+			  1u << o->log_cluster);
+		return -1;
 	}
 	if (optind != argc - 1 || !o->source) {
 		sload_err("usage: sload.f2fs [options] -f SOURCE_DIR DEVICE");
@@ -150,6 +218,10 @@ static int check_volume(struct sload_ctx *c)
 		f2fs_features_to_string(fs->features & (F2FS_FEATURE_BLKZONED | F2FS_FEATURE_RO |
 				F2FS_FEATURE_ENCRYPT), names, sizeof(names));
 		sload_err("%s: volumes with %s are not supported", c->o.device, names);
+		return -1;
+	}
+	if (c->o.compress && !(fs->features & F2FS_FEATURE_COMPRESSION)) {
+		sload_err("%s: -c needs a volume with the compression feature", c->o.device);
 		return -1;
 	}
 	if (fs->ndevs > 1) {
@@ -251,8 +323,9 @@ static void report(const struct sload_ctx *c)
 	fprintf(stderr, "sload.f2fs: %" PRIu64 " files, %" PRIu64 " directories, %" PRIu64
 		" symlinks, %" PRIu64 " special files, %" PRIu64 " extra hard links; %" PRIu64
 		" data blocks, %" PRIu64 " node blocks (%" PRIu64 " xattr nodes); %" PRIu64
-		" writes\n", s->files, s->dirs, s->symlinks, s->specials, s->hardlinks, s->data_blocks,
-		s->node_blocks, s->xattr_nodes, c->fs->dev->stats.write_calls);
+		" writes; %" PRIu64 " files compressed, %" PRIu64 " clusters\n", s->files, s->dirs, s->symlinks, s->specials, s->hardlinks, s->data_blocks,
+		s->node_blocks, s->xattr_nodes, c->fs->dev->stats.write_calls, s->compressed_files,
+		s->compressed_clusters);
 }
 
 static void cleanup(struct sload_ctx *c)

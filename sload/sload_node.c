@@ -70,6 +70,13 @@ void sload_fmap_init(struct sload_fmap *m, struct sload_ctx *c, struct f2fs_node
 	m->is_dir = is_dir;
 	m->base = sload_inode_extra_words(&inode->i);
 	m->in_inode = sload_inode_data_slots(c, &inode->i);
+	m->addrs_per_block = ADDRS_PER_BLOCK;
+	if (inode->i.i_flags & cpu_to_le32(F2FS_COMPR_FL)) {
+		uint32_t cluster = 1u << inode->i.i_log_cluster_size;
+
+		m->in_inode -= m->in_inode % cluster;
+		m->addrs_per_block -= ADDRS_PER_BLOCK % cluster;
+	}
 }
 
 static int new_node(struct sload_fmap *m, struct f2fs_node **n, uint32_t *nid)
@@ -122,33 +129,38 @@ struct dn_place {
 	uint32_t in_dn;		/* slot of the block in its dn */
 };
 
-static int place_block(uint64_t rel, struct dn_place *p)
+/* Direct node k (counted from the first one under the inode) and block
+ * slot in_dn; a direct node holds apb data slots (1018, or less for a
+ * compressed file, whose clusters never cross a node). */
+static int place_block(uint64_t rel, uint32_t apb, struct dn_place *p)
 {
+	uint64_t k = rel / apb;
+
 	memset(p, 0, sizeof(*p));
 	p->dind_slot = -1;
-	p->in_dn = (uint32_t)(rel % N_);
-	if (rel < 2 * N_) {
-		p->inode_slot = (int)(rel / N_);
-		p->dn_ofs = 1 + (uint32_t)(rel / N_);
+	p->in_dn = (uint32_t)(rel % apb);
+	if (k < 2) {
+		p->inode_slot = (int)k;
+		p->dn_ofs = 1 + (uint32_t)k;
 		return 0;
 	}
-	rel -= 2 * N_;
-	if (rel < 2 * N_ * N_) {
-		uint64_t k = rel / (N_ * N_), j = (rel % (N_ * N_)) / N_;
+	k -= 2;
+	if (k < 2 * N_) {
+		uint64_t i = k / N_, j = k % N_;
 
-		p->inode_slot = 2 + (int)k;
-		p->ind_ofs = k ? (uint32_t)(N_ + 4) : 3;
+		p->inode_slot = 2 + (int)i;
+		p->ind_ofs = i ? (uint32_t)(N_ + 4) : 3;
 		p->parent_slot = (uint32_t)j;
 		p->dn_ofs = p->ind_ofs + 1 + (uint32_t)j;
 		return 0;
 	}
-	rel -= 2 * N_ * N_;
-	if (rel >= N_ * N_ * N_)
+	k -= 2 * N_;
+	if (k >= N_ * N_)
 		return -EFBIG;
 	p->inode_slot = 4;
-	p->dind_slot = (int64_t)(rel / (N_ * N_));
+	p->dind_slot = (int64_t)(k / N_);
 	p->ind_ofs = (uint32_t)(2 * N_ + 6 + (uint64_t)p->dind_slot * (N_ + 1));
-	p->parent_slot = (uint32_t)((rel % (N_ * N_)) / N_);
+	p->parent_slot = (uint32_t)(k % N_);
 	p->dn_ofs = p->ind_ofs + 1 + p->parent_slot;
 	return 0;
 }
@@ -239,13 +251,34 @@ int sload_fmap_add(struct sload_fmap *m, uint64_t index, const void *data, int l
 			m->inode->i.i_addr[m->base + index] = cpu_to_le32(addr);
 		return err;
 	}
-	err = place_block(index - m->in_inode, &p);
+	err = place_block(index - m->in_inode, m->addrs_per_block, &p);
 	if (!err)
 		err = open_dn(m, &p);
 	if (!err)
 		err = put_data(m, log, m->dn_nid, p.in_dn, data, &addr);
 	if (!err)
 		m->dn->dn.addr[p.in_dn] = cpu_to_le32(addr);
+	return err;
+}
+
+/* A slot without a block of its own (COMPRESS_ADDR, NEW_ADDR): it counts
+ * in i_blocks and the valid block count, not in the SIT. */
+int sload_fmap_reserve(struct sload_fmap *m, uint64_t index, uint32_t value)
+{
+	struct dn_place p;
+	int err;
+
+	m->c->block_delta++;
+	m->blocks++;
+	if (index < m->in_inode) {
+		m->inode->i.i_addr[m->base + index] = cpu_to_le32(value);
+		return 0;
+	}
+	err = place_block(index - m->in_inode, m->addrs_per_block, &p);
+	if (!err)
+		err = open_dn(m, &p);
+	if (!err)
+		m->dn->dn.addr[p.in_dn] = cpu_to_le32(value);
 	return err;
 }
 

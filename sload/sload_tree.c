@@ -254,6 +254,11 @@ static int write_regular(struct sload_ctx *c, struct f2fs_node *n, uint32_t ino,
 	*logp = log;
 	if (fd < 0)
 		return -errno;
+	if (sload_should_compress(c, name)) {
+		err = sload_write_compressed(c, n, ino, fd, blocks);
+		close(fd);
+		return err;
+	}
 	if (!c->o.no_inline_data && size <= sload_inline_capacity(c, &n->i)) {
 		err = write_inline(n, fd, size);
 		close(fd);

@@ -3,7 +3,7 @@
 # sload.f2fs writes (run as root: owners, device nodes).
 #   regular files: empty, inline (and one byte past the inline area), one
 #     block, direct blocks only, direct nodes, indirect nodes, holes, sparse
-#     to the double-indirect node (past 8.5 GiB);
+#     to the double-indirect node (past 8.5 GiB), compressible text;
 #   directories: empty, inline, one past inline, multi-level hashed (3000
 #     names), names of 255 bytes;
 #   fast and slow symlinks (up to 4000 bytes), a dangling one;
@@ -37,6 +37,14 @@ printf 'end' >> files/holes
 truncate -s 9G files/dind
 printf 'past the double indirect node' >> files/dind
 truncate -s 100M files/all_hole
+# compressible (for -c): text in clusters, a tail that is not a whole cluster
+python3 -c "
+import random
+r = random.Random(7)
+words = ['alpha ', 'beta ', 'gamma\\n', 'delta ', 'epsilon ']
+open('files/text', 'w').write(''.join(r.choice(words) for _ in range(400000)))
+open('files/text_tail', 'w').write('z' * 70000)
+"
 
 # directories
 mkdir dirs/empty dirs/inline dirs/inline_plus dirs/hashed dirs/longnames

@@ -2,8 +2,8 @@
 # tests/sload/kernel.sh: images sload.f2fs made, read by the Linux kernel
 # (tests/kernel's QEMU harness, one boot): the tree of gen-tree.sh loaded
 # into volumes of our mkfs at -s 1, 7 and 128 and with the feature sets
-# (checksums, flexible inline xattr, crtime, lost+found; compression;
-# quota; casefold with a casefolded root) and of f2fs-tools' mkfs; the guest
+# (checksums, flexible inline xattr, crtime, lost+found; compressed files,
+# LZ4 and ZSTD; quota; casefold with a casefolded root) and of f2fs-tools' mkfs; the guest
 # compares every entry with the source's manifest, fills each volume, thins
 # it and fills it again (garbage collection), and compares again after a
 # remount; then both fscks must find every image clean.
@@ -29,25 +29,29 @@ tar -cf "$KWORK/tools.tar" -C "$KWORK/tools" manifest src.man
 
 FULL=extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime,sb_checksum,lost_found
 images=''
-# image NAME MKFS SIZE "MKFS_OPTS" [casefold-root]
+# image NAME MKFS SIZE "MKFS_OPTS" [casefold-root | SLOAD_OPTS...]
 image() {
 	img=$KWORK/$1.img
 	rm -f "$img"
 	truncate -s "$3" "$img"
 	# shellcheck disable=SC2086
 	"$2" -f -q $4 "$img" > "$KWORK/$1.mkfs.log" 2>&1 || { kt_bad "$1: mkfs $4"; return; }
-	if [ "${5:-}" = casefold-root ]; then
+	name=$1
+	shift 4
+	if [ "${1:-}" = casefold-root ]; then
 		"$INJECT" --node --mb i_flags --nid 3 --val 0x40000000 "$img" > /dev/null 2>&1 ||
-			{ kt_bad "$1: inject"; return; }
+			{ kt_bad "$name: inject"; return; }
+		shift
 	fi
-	"$SLOAD" -P -f "$src" "$img" > "$KWORK/$1.sload.log" 2>&1 ||
-		{ kt_bad "$1: sload: $(tail -n 1 "$KWORK/$1.sload.log")"; return; }
-	images="$images $1"
+	"$SLOAD" -P "$@" -f "$src" "$img" > "$KWORK/$name.sload.log" 2>&1 ||
+		{ kt_bad "$name: sload: $(tail -n 1 "$KWORK/$name.sload.log")"; return; }
+	images="$images $name"
 }
 image s1 "$MKFS" 384M ""
 image full-s7 "$MKFS" 512M "-s 7 -O $FULL"
 image s128 "$MKFS" 3G "-s 128 -O extra_attr,flexible_inline_xattr"
-image compression "$MKFS" 384M "-O extra_attr,compression"
+image compression "$MKFS" 384M "-O extra_attr,compression" -c
+image compressed-zstd "$MKFS" 384M "-O extra_attr,compression,inode_checksum" -c -a zstd -L 3
 image quota "$MKFS" 384M "-O extra_attr,quota,project_quota,inode_checksum"
 image casefold "$MKFS" 384M "-O extra_attr,casefold,inode_checksum -C utf8" casefold-root
 image f2fs-tools-s4 "$MKFS_ORACLE" 512M "-s 4 -O $FULL"

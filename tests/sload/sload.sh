@@ -89,6 +89,9 @@ load ours-full-s7 "$MKFS" 2G "-s 7 -O $FULL" && rm -f "$img"
 load ours-s128 "$MKFS" 3G "-s 128 -O extra_attr,flexible_inline_xattr"
 s128=$img
 load ours-compression "$MKFS" 1G "-O extra_attr,compression" && rm -f "$img"
+load ours-compressed-lz4 "$MKFS" 1G "-O extra_attr,compression,inode_checksum" -c && rm -f "$img"
+load ours-compressed-zstd "$MKFS" 2G "-s 7 -O extra_attr,compression,flexible_inline_xattr" \
+	-c -a zstd -L 4 -m 2 -x bin && rm -f "$img"
 load ours-noinline "$MKFS" 1G "-O $FULL" --no-inline-data && rm -f "$img"
 load ours-quota "$MKFS" 1G "-O extra_attr,quota,project_quota,inode_checksum,flexible_inline_xattr" &&
 	rm -f "$img"
@@ -245,7 +248,7 @@ truncate -s 256M "$img"
 "$MKFS" -f -q -O extra_attr,inode_checksum,quota "$img"
 cp --sparse=always "$img" "$WORK/cut0.img"
 "$SLOAD" -d 1 -f "$C" "$img" > "$WORK/sload.log" 2>&1
-writes=$(sed -n 's/.*; \([0-9]*\) writes$/\1/p' "$WORK/sload.log")
+writes=$(sed -n 's/.*; \([0-9]*\) writes;.*/\1/p' "$WORK/sload.log")
 if [ -n "$writes" ] && [ "$writes" -gt 3 ]; then
 	pass "cut: a load of $writes writes"
 	bad=0
@@ -280,7 +283,7 @@ rm -f "$img"
 # Usage errors and refused options.
 "$SLOAD" -V | grep -q '^sload.f2fs' && pass "-V" || fail "-V"
 "$SLOAD" -h | grep -q 'Usage: sload.f2fs' && pass "-h" || fail "-h"
-for bad in "-c" "-r" "-T x"; do
+for bad in "-r" "-T x" "-a lz4" "-c -L 9" "-c -i a -x b" "-c -a lzo"; do
 	# shellcheck disable=SC2086
 	if "$SLOAD" $bad -f "$WORK/src" "$WORK/none.img" > /dev/null 2>&1; then
 		fail "sload $bad accepted"
