@@ -207,6 +207,11 @@ static inline bool f2fs_zone_is_seq(const struct f2fs_zone *z)
  * owns nothing of text).  -EINVAL with *line set to the offending line. */
 int f2fs_zone_model_parse(const char *text, uint64_t dev_bytes,
 			  struct f2fs_zoned **out, unsigned int *line);
+/* Why the side file at path does not describe a device of dev_bytes, as
+ * one line for a tool's message ("line 3: ..." or what the sizes break),
+ * into buf; 0 when it does (buf empty), else the error f2fs_dev_open()
+ * gave. */
+int f2fs_zone_model_explain(const char *path, uint64_t dev_bytes, char *buf, size_t len);
 /* The side file's text for zd (malloc'd, caller frees). */
 int f2fs_zone_model_format(const struct f2fs_zoned *zd, char **out);
 /* Write an emulated model's side file now if it changed (also done by

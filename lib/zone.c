@@ -619,6 +619,33 @@ static int read_text_file(const char *path, char **out)
 	return 0;
 }
 
+int f2fs_zone_model_explain(const char *path, uint64_t dev_bytes, char *buf, size_t len)
+{
+	struct f2fs_zoned *zd = NULL;
+	unsigned int line = 0;
+	char *text = NULL;
+	int err;
+
+	if (len)
+		buf[0] = '\0';
+	err = read_text_file(path, &text);
+	if (err < 0) {
+		snprintf(buf, len, "cannot read it (%s)", err == -EINVAL ?
+			 "not a regular text file of at most 64 MiB" : "see the error above");
+		return err;
+	}
+	err = f2fs_zone_model_parse(text, dev_bytes, &zd, &line);
+	free(text);
+	f2fs_zoned_free(zd);
+	if (err < 0 && line)
+		snprintf(buf, len, "line %u is not understood (see mkfs.f2fs(8), ZONED DEVICES)", line);
+	else if (err < 0)
+		snprintf(buf, len, "zone_size must be given and be whole 4 KiB blocks, zone_capacity "
+			 "whole blocks no larger than it, the device must hold a whole zone (%llu "
+			 "bytes) and at least the conventional zones", (unsigned long long)dev_bytes);
+	return err;
+}
+
 static int load_side_file(struct f2fs_dev *dev, const char *path)
 {
 	char *text = NULL;

@@ -9,11 +9,44 @@
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <uuid/uuid.h>
 
 #include "mkfs.h"
 #include "f2fs_err.h"
 #include "f2fs_features.h"
+#include "f2fs_zone.h"
+
+/* After f2fs_dev_open() refused a device with -EINVAL: say what is wrong
+ * with its emulated zone model, if it has one. */
+static void explain_zone_model(const char *path, const char *zone_model)
+{
+	char model[4096], why[256];
+	struct stat st, mst;
+	uint64_t bytes;
+
+	if (zone_model)
+		snprintf(model, sizeof(model), "%s", zone_model);
+	else if ((size_t)snprintf(model, sizeof(model), "%s.zones", path) >= sizeof(model))
+		return;
+	if (stat(path, &st) < 0 || stat(model, &mst) < 0)
+		return;
+	bytes = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+	if (S_ISBLK(st.st_mode)) {
+		struct f2fs_dev_opts plain = { .no_zone_model = true };
+		struct f2fs_dev *d = NULL;
+
+		if (f2fs_dev_open(path, &plain, &d) == 0) {
+			bytes = d->size_bytes;
+			if (d->zoned && zone_model)
+				mkfs_err("%s is a zoned block device: it has its own zones, "
+					 "--zone-model is for files and loop devices", path);
+			f2fs_dev_close(d);
+		}
+	}
+	if (f2fs_zone_model_explain(model, bytes, why, sizeof(why)) < 0)
+		mkfs_err("zone model %s: %s", model, why);
+}
 
 static int open_one(const char *path, const char *zone_model, struct f2fs_dev **dev)
 {
@@ -25,6 +58,8 @@ static int open_one(const char *path, const char *zone_model, struct f2fs_dev **
 	err = f2fs_dev_open(path, &opts, dev);
 	if (err)
 		mkfs_err("cannot open %s: %s", path, f2fs_strerror(err));
+	if (err == -EINVAL)
+		explain_zone_model(path, zone_model);
 	return err;
 }
 

@@ -253,7 +253,7 @@ model "$img.zones" 96 80 2
 echo "max_open 1" >>"$img.zones"
 refuse "max-open" "$img" "at least 2 logs" -m "$img"
 printf 'zone_size 96M\nzone_capacity 80M\nbogus line\n' >"$img.zones"
-refuse "bad-model" "$img" "cannot open" -m "$img"
+refuse "bad-model" "$img" "zone model .*: line 3 is not understood" -m "$img"
 rm -f "$img.zones"
 refuse "not-zoned" "$img" "needs a zoned device" -m "$img"
 reg=$SHORT/rr.img zon=$SHORT/rz.img

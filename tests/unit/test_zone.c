@@ -505,6 +505,23 @@ static void test_host_aware(void)
 	unlink(img);
 }
 
+/* The one-line reason a tool prints for a side file it was refused. */
+static void test_explain(void)
+{
+	const char *model = path_in_dir("explain.zones");
+	char why[256];
+
+	write_text(model, "zone_size 4M\n\nzone 9 0 sideways\n");
+	CHECK(f2fs_zone_model_explain(model, 64ull << 20, why, sizeof(why)) == -EINVAL);
+	CHECK(strstr(why, "line 3 ") != NULL);
+	write_text(model, "zone_size 4M\n");
+	CHECK(f2fs_zone_model_explain(model, 1ull << 20, why, sizeof(why)) == -EINVAL);
+	CHECK(strstr(why, "whole zone") != NULL);
+	CHECK(f2fs_zone_model_explain(model, 64ull << 20, why, sizeof(why)) == 0 && !why[0]);
+	unlink(model);
+	CHECK(f2fs_zone_model_explain(model, 64ull << 20, why, sizeof(why)) == -ENOENT);
+}
+
 /* Saving into a directory that cannot take the temporary file fails at
  * the flush, and leaves nothing behind. */
 static void test_save_error(void)
@@ -546,6 +563,7 @@ int main(void)
 	test_multidev();
 	test_host_aware();
 	test_save_error();
+	test_explain();
 	test_names();
 	rmdir(dir);
 	return unit_finish("test_zone");
