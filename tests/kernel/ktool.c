@@ -36,6 +36,15 @@
  *       project) on DEV must be at least MIN_KIB KiB and MIN_INODES inodes
  *       (proves quota accounting is live).
  *   ktool rofs DIR        succeed only if creating a file in DIR gives EROFS
+ *   ktool zones DEV
+ *       The zones of the zoned block device DEV (BLKREPORTZONE), one line
+ *       each: "zone N type T cond C start S len L wp W cap K" (sectors of
+ *       512 bytes; types 1 conventional, 2 seq-required, 3 seq-preferred;
+ *       conditions as in linux/blkzoned.h), then "zones: N".
+ *   ktool zone-reset DEV SECTOR        reset the zone at SECTOR (BLKRESETZONE)
+ *   ktool zone-write DEV BLOCK COUNT
+ *       Write COUNT 4 KiB blocks of a fixed pattern at 4 KiB block BLOCK of
+ *       DEV with O_DIRECT (as a zone's write pointer wants them).
  *   ktool inodes make|verify|key DIR FEATURES [SEED]
  *       Create, or check, one inode of every type the kernel stores: regular
  *       files (empty, inline, one block, direct, indirect, a sparse one
@@ -70,6 +79,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <linux/blkzoned.h>
 #include <linux/fs.h>
 #include <linux/fscrypt.h>
 #include <linux/fsverity.h>
@@ -2130,6 +2140,111 @@ static int cmd_rofs(int argc, char **argv)
 	return 0;
 }
 
+/* Print one line per zone of a zoned block device, in batches of 256. */
+static int cmd_zones(int argc, char **argv)
+{
+	enum { BATCH = 256 };
+	struct blk_zone_report *rep;
+	uint64_t sector = 0, n = 0;
+	int fd;
+
+	if (argc != 2)
+		return 2;
+	fd = open(argv[1], O_RDONLY);
+	if (fd < 0) {
+		fprintf(stderr, "ktool: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	rep = calloc(1, sizeof(*rep) + BATCH * sizeof(struct blk_zone));
+	if (!rep) {
+		close(fd);
+		return 1;
+	}
+	for (;;) {
+		rep->sector = sector;
+		rep->nr_zones = BATCH;
+		if (ioctl(fd, BLKREPORTZONE, rep) < 0) {
+			fprintf(stderr, "ktool: BLKREPORTZONE %s: %s\n", argv[1], strerror(errno));
+			free(rep);
+			close(fd);
+			return 1;
+		}
+		if (rep->nr_zones == 0)
+			break;
+		for (uint32_t i = 0; i < rep->nr_zones; i++, n++) {
+			const struct blk_zone *z = &rep->zones[i];
+			uint64_t cap = (rep->flags & BLK_ZONE_REP_CAPACITY) ? z->capacity : z->len;
+
+			printf("zone %" PRIu64 " type %u cond %u start %llu len %llu wp %llu cap %" PRIu64 "\n",
+			       n, z->type, z->cond, (unsigned long long)z->start,
+			       (unsigned long long)z->len, (unsigned long long)z->wp, cap);
+			sector = z->start + z->len;
+		}
+	}
+	printf("zones: %" PRIu64 "\n", n);
+	free(rep);
+	close(fd);
+	return 0;
+}
+
+static int cmd_zone_reset(int argc, char **argv)
+{
+	struct blk_zone_report *rep;
+	struct blk_zone_range range;
+	int fd, ret = 1;
+
+	if (argc != 3)
+		return 2;
+	fd = open(argv[1], O_RDWR);
+	if (fd < 0) {
+		fprintf(stderr, "ktool: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	rep = calloc(1, sizeof(*rep) + sizeof(struct blk_zone));
+	if (rep) {
+		rep->sector = strtoull(argv[2], NULL, 0);
+		rep->nr_zones = 1;
+		if (ioctl(fd, BLKREPORTZONE, rep) == 0 && rep->nr_zones == 1) {
+			range.sector = rep->zones[0].start;
+			range.nr_sectors = rep->zones[0].len;
+			if (ioctl(fd, BLKRESETZONE, &range) == 0)
+				ret = 0;
+		}
+		if (ret)
+			fprintf(stderr, "ktool: reset zone at %s of %s: %s\n", argv[2], argv[1], strerror(errno));
+		free(rep);
+	}
+	close(fd);
+	return ret;
+}
+
+static int cmd_zone_write(int argc, char **argv)
+{
+	uint64_t blk, count;
+	void *buf;
+	int fd, ret = 0;
+
+	if (argc != 4)
+		return 2;
+	blk = strtoull(argv[2], NULL, 0);
+	count = strtoull(argv[3], NULL, 0);
+	fd = open(argv[1], O_WRONLY | O_DIRECT);
+	if (fd < 0 || posix_memalign(&buf, BLK, BLK)) {
+		fprintf(stderr, "ktool: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	memset(buf, 0x5a, BLK);
+	for (uint64_t i = 0; i < count && !ret; i++)
+		if (pwrite(fd, buf, BLK, (off_t)((blk + i) * BLK)) != (ssize_t)BLK) {
+			fprintf(stderr, "ktool: write block %" PRIu64 " of %s: %s\n", blk + i, argv[1],
+				strerror(errno));
+			ret = 1;
+		}
+	free(buf);
+	close(fd);
+	return ret;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);	/* argv[0] is the command name */
@@ -2151,6 +2266,9 @@ static const struct {
 	{ "fsync", cmd_fsync },
 	{ "node", cmd_node },
 	{ "hold", cmd_hold },
+	{ "zones", cmd_zones },
+	{ "zone-reset", cmd_zone_reset },
+	{ "zone-write", cmd_zone_write },
 };
 
 int main(int argc, char **argv)
@@ -2169,6 +2287,6 @@ int main(int argc, char **argv)
 		}
 	}
 	fprintf(stderr, "usage: ktool tree|put|check|fill|thin|fill-verify|compr|casefold|quota|rofs|\n"
-		"             inodes|xattr|xattr-check|fsync|node|hold ...\n");
+		"             inodes|xattr|xattr-check|fsync|node|hold|zones|zone-reset|zone-write ...\n");
 	return 2;
 }

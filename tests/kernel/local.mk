@@ -11,6 +11,7 @@ KERNEL_TESTS = \
 	tests/kernel/multidev.sh \
 	tests/kernel/casefold.sh \
 	tests/kernel/inode-types.sh \
+	tests/kernel/zoned.sh \
 	tests/kernel/harness-negative.sh
 TESTS += $(KERNEL_TESTS)
 EXTRA_DIST += $(KERNEL_TESTS) \
@@ -29,6 +30,7 @@ EXTRA_DIST += $(KERNEL_TESTS) \
 	tests/kernel/guest/multidev.sh \
 	tests/kernel/guest/casefold.sh \
 	tests/kernel/guest/inode-types.sh \
+	tests/kernel/guest/zoned.sh \
 	tests/kernel/guest/selftest-kmsg.sh \
 	tests/kernel/guest/selftest-hang.sh \
 	tests/kernel/guest/selftest-crash.sh \
@@ -36,7 +38,7 @@ EXTRA_DIST += $(KERNEL_TESTS) \
 
 clean-local: clean-local-kernel
 clean-local-kernel:
-	-rm -rf tests/kernel/cache tests/kernel/work tests/kernel/images
+	-rm -rf tests/kernel/cache tests/kernel/work tests/kernel/images tests/kernel/static
 
 # The fsck and dump tests also check the images the kernel scenarios leave
 # behind, so under a parallel 'make check' they wait for those scenarios.

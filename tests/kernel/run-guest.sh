@@ -10,6 +10,10 @@
 #     -m MEM      guest memory (default 384M)
 #     -r          the scenario ends with a power cut (kt_power_cut), not an exit
 #     -A REGEX    kernel lines matching REGEX are not complaints
+#     -z NAME=IMAGE:ZONE_SIZE:ZONE_CAPACITY
+#                 attach IMAGE as a zoned namespace of a QEMU NVMe controller
+#                 (ZNS; sizes in QEMU's syntax, e.g. 16M; repeatable: the
+#                 namespaces are nvme0n1, nvme0n2, ... in order)
 #
 # Inside the guest, image NAME is /dev/img/NAME (vdc, vdd, ... in order).
 #
@@ -34,8 +38,8 @@ KSRC=$(cd "$(dirname "$0")" && pwd)
 : "${top_builddir:=$(pwd)}"
 KCACHE=$top_builddir/tests/kernel/cache
 
-name='' args='' dir='' tmo=300 mem=384M expect_reset=0 allow=''
-while getopts n:a:d:t:m:rA: opt; do
+name='' args='' dir='' tmo=300 mem=384M expect_reset=0 allow='' zns=''
+while getopts n:a:d:t:m:rA:z: opt; do
 	case $opt in
 	n) name=$OPTARG ;;
 	a) args=$OPTARG ;;
@@ -44,7 +48,8 @@ while getopts n:a:d:t:m:rA: opt; do
 	m) mem=$OPTARG ;;
 	r) expect_reset=1 ;;
 	A) allow=$OPTARG ;;
-	*) echo "usage: run-guest.sh [-n name] [-a args] [-d dir] [-t s] [-m mem] [-r] [-A re] SCENARIO [NAME=IMAGE...]" >&2
+	z) zns="$zns $OPTARG" ;;
+	*) echo "usage: run-guest.sh [-n name] [-a args] [-d dir] [-t s] [-m mem] [-r] [-A re] [-z NAME=IMG:ZS:ZC] SCENARIO [NAME=IMAGE...]" >&2
 	   exit 4 ;;
 	esac
 done
@@ -151,10 +156,11 @@ order_modules() {
 # virtio for the disks, crc32 (f2fs asks the crypto API for it), the
 # compressors f2fs links against, quota formats, the ciphers and hash of
 # fscrypt v2 policies (AES-256-XTS over ECB, AES-256-CTS, HKDF-SHA512; the guest has
-# no modprobe to load them on demand), null_blk for zoned tests.
+# no modprobe to load them on demand), null_blk (zoned devices are made
+# through configfs) and nvme (QEMU's zoned namespaces) for the zoned tests.
 MODULES="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci virtio_blk
 crc32_generic crc32c_generic quota_tree quota_v2 lz4_compress lz4hc_compress zstd_compress
-ecb xts cts sha512_generic f2fs configfs null_blk"
+ecb xts cts sha512_generic f2fs configfs null_blk nvme"
 
 ktool_src=$KSRC/ktool.c
 key=$( (echo "$MODULES"; cat "$KSRC/guest-init.sh" "$KSRC/guest-lib.sh" "$ktool_src" "$busybox") 2>/dev/null |
@@ -227,6 +233,7 @@ cp "$scenario" "$dir/ctl/run.sh"
 printf '%s\n' "$args" > "$dir/ctl/args"
 : > "$dir/ctl/disks"
 : > "$dir/drives"
+: > "$dir/zns-drives"
 letters=cdefghijklmnopqrstuvwxyz
 i=0
 for spec in "$@"; do
@@ -239,6 +246,20 @@ for spec in "$@"; do
 	echo "$dname /dev/vd$letter" >> "$dir/ctl/disks"
 	echo "$dimg" >> "$dir/drives"
 	say "vd$letter = $dname ($dimg)"
+done
+nsid=0
+for spec in $zns; do
+	dname=${spec%%=*}
+	rest=${spec#*=}
+	zcap=${rest##*:}
+	rest=${rest%:*}
+	zsize=${rest##*:}
+	dimg=${rest%:*}
+	[ -f "$dimg" ] && [ -n "$zsize" ] && [ -n "$zcap" ] || die "bad zoned namespace $spec"
+	nsid=$((nsid + 1))
+	echo "$dname /dev/nvme0n$nsid" >> "$dir/ctl/disks"
+	printf '%s:%s:%s\n' "$zsize" "$zcap" "$dimg" >> "$dir/zns-drives"
+	say "nvme0n$nsid = $dname ($dimg, zoned: zone size $zsize, capacity $zcap)"
 done
 (cd "$dir/ctl" && tar cf ../ctl.tar run.sh args disks) || die "cannot pack the control disk"
 truncate -s 1M "$dir/ctl.tar"
@@ -262,6 +283,15 @@ while IFS= read -r dimg; do
 	set -- "$@" -drive "file=$(qarg "$dimg"),if=none,id=img$i,format=raw,cache=unsafe,discard=unmap" \
 		-device "virtio-blk-pci,drive=img$i"
 done < "$dir/drives"
+if [ -s "$dir/zns-drives" ]; then
+	set -- "$@" -device nvme,id=nvme0,serial=ktestzns
+	i=0
+	while IFS=: read -r zsize zcap dimg; do
+		i=$((i + 1))
+		set -- "$@" -drive "file=$(qarg "$dimg"),if=none,id=zns$i,format=raw,cache=unsafe" \
+			-device "nvme-ns,drive=zns$i,bus=nvme0,nsid=$i,zoned=true,zoned.zone_size=$zsize,zoned.zone_capacity=$zcap"
+	done < "$dir/zns-drives"
+fi
 
 # Under TCG on a loaded host the guest's clock can leap; the soft-lockup and
 # RCU-stall detectors would then print call traces that say nothing about
@@ -278,6 +308,9 @@ image_state() {
 	while IFS= read -r dimg; do
 		stat -L -c '%s %y' "$dimg"
 	done < "$dir/drives"
+	while IFS=: read -r zsize zcap dimg; do
+		stat -L -c '%s %y' "$dimg"
+	done < "$dir/zns-drives"
 }
 
 # A boot failure (the guest never reached the scenario: QEMU failed, the
