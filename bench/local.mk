@@ -6,6 +6,7 @@
 #   bench/preen-bench.sh [path/to/fsck.f2fs]: boot-time -a against f2fs-tools' -a.
 #   bench/zone-bench.sh [BUILD_DIR]: zone arithmetic at power-of-two and other
 #   zone sizes, and mkfs -m of a 1 TiB emulated zoned device.
+#   bench/sload-bench.sh [path/to/sload.f2fs]: sload.f2fs against f2fs-tools'.
 EXTRA_DIST += bench/fsck-bench.sh bench/guest-populate.sh bench/io-floor.c \
 	bench/tools-bench.sh bench/repair-nat.sh bench/preen-bench.sh bench/README \
-	bench/zone-bench.sh bench/zone-arith.c
+	bench/zone-bench.sh bench/zone-arith.c bench/sload-bench.sh
