@@ -14,8 +14,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dump.h"
+#include "f2fs_zone.h"
 
 enum {
 	OPT_JSON = 256,
@@ -302,6 +304,25 @@ static int run_views(struct dump_ctx *ctx)
 	return err;
 }
 
+/* f2fs_fs_open() refused the device with -EINVAL: when its emulated zone
+ * model is what was wrong, say so (1), else 0. */
+static int explain_zone_model(struct dump_ctx *ctx)
+{
+	char model[4096], why[256];
+	struct stat st, mst;
+
+	if (ctx->opt.zone_model)
+		snprintf(model, sizeof(model), "%s", ctx->opt.zone_model);
+	else if ((size_t)snprintf(model, sizeof(model), "%s.zones", ctx->opt.device) >= sizeof(model))
+		return 0;
+	if (stat(ctx->opt.device, &st) < 0 || !S_ISREG(st.st_mode) || stat(model, &mst) < 0)
+		return 0;
+	if (f2fs_zone_model_explain(model, (uint64_t)st.st_size, why, sizeof(why)) == 0)
+		return 0;
+	dump_fail(ctx, -EINVAL, "%s: zone model %s: %s", ctx->opt.device, model, why);
+	return 1;
+}
+
 static int open_volume(struct dump_ctx *ctx)
 {
 	struct f2fs_dev_opts dev_opts = { .read_only = true, .zone_model = ctx->opt.zone_model };
@@ -309,6 +330,8 @@ static int open_volume(struct dump_ctx *ctx)
 
 	err = f2fs_fs_open(ctx->opt.device, &dev_opts, &ctx->fs);
 	dev_opts.zone_model = NULL;	/* the other devices: their own DEVICE.zones */
+	if (err == -EINVAL && !ctx->fs && explain_zone_model(ctx))
+		return -EINVAL;
 	if (err && (!ctx->fs || ctx->fs->sb_index < 0)) {
 		if (ctx->fs)
 			return dump_fail(ctx, err, "%s: no valid superblock (copy 1: %s; copy 2: %s)",

@@ -64,9 +64,10 @@ mv "$img.zones" "$WORK/elsewhere.zones"
 check "--zones without a model: no zoned device, empty table" zones_json "$WORK/none.json" empty
 "$DUMP" --zones --json --zone-model "$WORK/elsewhere.zones" "$img" >"$WORK/m.json" 2>&1
 check "--zone-model FILE: the same zones" zones_json "$WORK/m.json" written "$sec"
-check "--zone-model with a malformed file fails" sh -c \
-	'printf "zone_size 96M\nnonsense\n" >"$2"; ! "$0" --zones --zone-model "$2" "$1" >/dev/null 2>&1' \
-	"$DUMP" "$img" "$WORK/bad.zones"
+check "--zone-model with a malformed file fails, naming the line" sh -c \
+	'printf "zone_size 96M\nnonsense\n" >"$2"; ! "$0" --zones --zone-model "$2" "$1" >/dev/null 2>"$3" &&
+	 grep -q "zone model .*bad.zones: line 2 is not understood" "$3"' \
+	"$DUMP" "$img" "$WORK/bad.zones" "$WORK/bad.err"
 
 # The zoned member of a multi-device volume (paths go into the superblock:
 # a short directory).
