@@ -4,21 +4,24 @@
 #
 # Zone sizes of 96, 200 and 1000 MiB (not powers of two), with the zone
 # capacity equal to and below the zone size, with conventional zones for
-# the metadata and, without any, as the zoned device behind a regular first
-# device (-c); a host-aware model.  For each volume: sections are zones,
-# the blkzoned feature is set, our fsck is clean, every sequential zone's
-# write pointer is exactly where the valid blocks of its section end (only
-# the zones of the two logs mkfs writes are open, the others empty; every
-# zone before the main area is conventional), user blocks fit the capacity and the free segment count
-# counts the usable segments of each section (all of a section in a
-# conventional zone, those before the capacity in a sequential one: what
-# Linux 6.1 and f2fs-tools' fsck count).  A second mkfs -f over a formatted volume
-# resets the zones.  Refusals (each before the first write): -s against the
-# zone size, -z 2, no conventional zones for the metadata, a zone size that
-# is not whole segments, -m without a zoned device, two zone sizes in one
-# volume, a read-only zone, a device keeping one zone open, a malformed
-# side file; a device keeping 4 zones open is formatted with a warning.  Finally the user space
-# beside a device with power-of-two zones (printed; the man page quotes it).
+# the metadata and, without any, as the zoned device behind a regular
+# first device (-c); a host-aware model.  For each volume: sections are
+# zones, the blkzoned feature is set, our fsck is clean, every sequential
+# zone's write pointer is exactly where the valid blocks of its section
+# end (only the zones of the two logs mkfs writes are open, the others
+# empty; every zone before the main area is conventional), user blocks fit
+# the capacity, and the free segment count counts the usable segments of
+# each section (all of a section in a conventional zone, those before the
+# capacity in a sequential one: what Linux 6.1 and f2fs-tools' fsck
+# count).  A second mkfs -f over a formatted volume resets the zones.
+# Refusals (each before the first write): -s against the zone size, -z 2,
+# no conventional zones for the metadata, a zone size that is not whole
+# segments, -m without a zoned device, two zone sizes in one volume, a
+# read-only zone, a device keeping one zone open, a malformed side file
+# (named by its line); a device keeping 4 zones open is formatted with a
+# warning.  Last, the user space beside power-of-two zones on the same
+# 32 GiB (printed; mkfs.f2fs(8) quotes it), and the same zones padded to a
+# power of two with the real size as capacity (the same user space).
 #
 # f2fs-tools cannot see an emulated model (it would read the image as a
 # regular file), so the oracle here is our fsck; tests/kernel/zoned.sh
@@ -273,6 +276,21 @@ for z in 96 128 200 256 1000 1024; do
 	echo "    32 GiB, $z MiB zones: ${user:-?} MiB of user space"
 	[ -n "$user" ] || fail "mkfs -m 32 GiB, $z MiB zones: no user space line"
 done
+# The same 341 zones of 96 MiB, exposed padded to 128 MiB zones with a
+# 96 MiB capacity (as dm-po2zone does): the same user space.
+user_of() {
+	new_sparse "$img" "$((341 * $1))M"
+	model "$img.zones" "$1" 96 4
+	run_mkfs "pad$1" -m "$img"
+	awk '/user space/ { print $3 }' "$WORK/pad$1.out"
+}
+u96=$(user_of 96)
+u128=$(user_of 128)
+if [ -n "$u96" ] && [ "$u96" = "$u128" ]; then
+	pass "341 zones of 96 MiB, native or padded to 128 MiB: $u96 MiB of user space either way"
+else
+	fail "padded zones: ${u96:-?} MiB native, ${u128:-?} MiB padded"
+fi
 rm -f "$img" "$img.zones"
 
 finish
