@@ -54,8 +54,11 @@ static const char *first_path(const struct stat *st, const char *path)
 }
 
 /* Content hash that does not depend on how zeroes are stored: every
- * non-zero 8-byte word is mixed in with its offset, and only the data
- * ranges (SEEK_DATA) are read, so a file sparse to 9 GiB costs nothing. */
+ * non-zero 8-byte word is mixed in with its offset.  Only SEEK_HOLE is
+ * trusted to skip (a hole reads as zeroes): f2fs's SEEK_DATA steps over
+ * the first slot of a compressed cluster (COMPRESS_ADDR is no block
+ * address), so reading resumes up to 1 MiB (the largest cluster) before
+ * the data it reports.  A file sparse to 9 GiB costs next to nothing. */
 static uint64_t mix(uint64_t h, uint64_t v)
 {
 	for (int k = 0; k < 8; k++)
@@ -63,9 +66,38 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h;
 }
 
-static uint64_t hash_file(const char *path, off_t size)
+static uint64_t hash_range(int fd, off_t from, off_t to, uint64_t h)
 {
 	static unsigned char buf[1 << 16];
+
+	for (off_t at = from & ~(off_t)7; at < to;) {
+		size_t want = to - at < (off_t)sizeof(buf) ? (size_t)(to - at) : sizeof(buf);
+		ssize_t n = pread(fd, buf, want, at);
+
+		if (n <= 0)
+			break;
+		for (ssize_t k = 0; k < n; k += 8) {
+			uint64_t w = 0;
+
+			memcpy(&w, buf + k, (size_t)(n - k < 8 ? n - k : 8));
+			if (w)
+				h = mix(mix(h, (uint64_t)(at + k)), w);
+		}
+		at += n;
+	}
+	return h;
+}
+
+static off_t seek_hole(int fd, off_t pos, off_t size)
+{
+	off_t h = lseek(fd, pos, SEEK_HOLE);
+
+	return h < 0 || h > size ? size : h;
+}
+
+static uint64_t hash_file(const char *path, off_t size)
+{
+	const off_t max_cluster = (off_t)1 << 20;
 	uint64_t h = 1469598103934665603ull;
 	int fd = open(path, O_RDONLY);
 	off_t pos = 0;
@@ -73,29 +105,22 @@ static uint64_t hash_file(const char *path, off_t size)
 	if (fd < 0)
 		return 0;
 	while (pos < size) {
-		off_t data = lseek(fd, pos, SEEK_DATA), hole;
+		off_t hole = seek_hole(fd, pos, size), data, from;
 
-		if (data < 0)
-			break;
-		hole = lseek(fd, data, SEEK_HOLE);
-		if (hole < 0 || hole > size)
-			hole = size;
-		for (off_t at = data & ~(off_t)7; at < hole;) {
-			size_t want = hole - at < (off_t)sizeof(buf) ? (size_t)(hole - at) : sizeof(buf);
-			ssize_t n = pread(fd, buf, want, at);
-
-			if (n <= 0)
-				break;
-			for (ssize_t k = 0; k < n; k += 8) {
-				uint64_t w = 0;
-
-				memcpy(&w, buf + k, (size_t)(n - k < 8 ? n - k : 8));
-				if (w)
-					h = mix(mix(h, (uint64_t)(at + k)), w);
-			}
-			at += n;
+		if (hole > pos) {
+			h = hash_range(fd, pos, hole, h);
+			pos = hole;
+			continue;
 		}
-		pos = hole;
+		data = lseek(fd, pos, SEEK_DATA);
+		if (data < 0 || data >= size)
+			break;
+		from = data & ~(max_cluster - 1);
+		if (from < pos)
+			from = pos;
+		hole = seek_hole(fd, data, size);
+		h = hash_range(fd, from, hole, h);
+		pos = hole > from ? hole : from + 1;
 	}
 	close(fd);
 	return h;
