@@ -40,6 +40,7 @@ struct sload_opts {
 	bool no_inline_data;		/* --no-inline-data */
 	uint64_t write_limit;		/* --write-limit (tests) */
 	bool compress;			/* -c */
+	bool release;			/* -r */
 	unsigned int algorithm;		/* -a */
 	unsigned int log_cluster;	/* -L */
 	unsigned int min_saved;		/* -m: blocks a cluster must save */
@@ -127,7 +128,7 @@ struct sload_fmap {
 void sload_fmap_init(struct sload_fmap *m, struct sload_ctx *c, struct f2fs_node *inode,
 		     uint32_t ino, bool is_dir);
 int sload_fmap_add(struct sload_fmap *m, uint64_t index, const void *data, int log);
-int sload_fmap_reserve(struct sload_fmap *m, uint64_t index, uint32_t value);
+int sload_fmap_reserve(struct sload_fmap *m, uint64_t index, uint32_t value, bool counted);
 int sload_fmap_finish(struct sload_fmap *m);
 void sload_fmap_free(struct sload_fmap *m);
 

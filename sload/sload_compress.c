@@ -5,8 +5,9 @@
  * -m blocks fewer is COMPRESS_ADDR, the compressed blocks (a 24-byte
  * header with the length, then the algorithm's output) and NEW_ADDR for
  * the rest, every slot counted in i_blocks and i_compr_blocks counting
- * the slots without a block; other clusters are written as they are and
- * clusters that are all hole stay holes.  Each compressed cluster is
+ * the slots without a block (with -r those slots are released: NULL_ADDR,
+ * not counted, the file immutable); other clusters are written as they are
+ * and clusters that are all hole stay holes.  Each compressed cluster is
  * decompressed again and compared before it is written.
  */
 #include <errno.h>
@@ -109,13 +110,16 @@ static int write_cluster(struct sload_ctx *c, struct sload_fmap *m, struct cbufs
 				return e;
 		return 0;
 	}
-	err = sload_fmap_reserve(m, first, COMPRESS_ADDR);
+	/* released (-r): the slots without a block are given back, as the
+	 * kernel's F2FS_IOC_RELEASE_COMPRESS_BLOCKS does */
+	err = sload_fmap_reserve(m, first, COMPRESS_ADDR, !c->o.release);
 	for (uint32_t j = 0; j < nblk && !err; j++)
 		err = sload_fmap_add(m, first + 1 + j, b->packed + (size_t)j * F2FS_BLKSIZE,
 				     CURSEG_COLD_DATA);
-	for (uint32_t j = nblk + 1; j < b->cluster && !err; j++)
-		err = sload_fmap_reserve(m, first + j, NEW_ADDR);
-	*saved += b->cluster - nblk;
+	for (uint32_t j = nblk + 1; j < b->cluster && !err && !c->o.release; j++)
+		err = sload_fmap_reserve(m, first + j, NEW_ADDR, true);
+	if (!c->o.release)
+		*saved += b->cluster - nblk;
 	c->st.compressed_clusters++;
 	return err;
 }
@@ -157,6 +161,10 @@ int sload_write_compressed(struct sload_ctx *c, struct f2fs_node *n, uint32_t in
 		err = sload_fmap_finish(&m);
 	*blocks += m.blocks;
 	n->i.i_compr_blocks = cpu_to_le64(saved);
+	if (c->o.release) {
+		n->i.i_inline |= F2FS_COMPRESS_RELEASED;
+		n->i.i_flags |= cpu_to_le32(F2FS_IMMUTABLE_FL);
+	}
 	sload_fmap_free(&m);
 	free(b.raw);
 	free(b.packed);

@@ -48,7 +48,7 @@ static void usage(FILE *f)
 "  -m n          compress a cluster only when it saves n blocks (default 1)\n"
 "  -x ext        do not compress files with this extension (repeatable)\n"
 "  -i ext        compress only files with this extension (repeatable)\n"
-"  -r            release the blocks compression saves (not supported: refused)\n"
+"  -r            release the blocks compression saves (files become immutable)\n"
 "  --no-inline-data  never store file data or symlink targets in the inode\n"
 "  --write-limit N   (tests) drop every write after the N-th, as a power cut\n"
 "  -h, --help    show this help\n"
@@ -164,9 +164,7 @@ static int parse_options(int argc, char **argv, struct sload_opts *o)
 				o->ext_include[o->n_include++] = optarg;
 			compr_opt = true;
 			break;
-		case 'r':
-			sload_err("-r: releasing the blocks compression saves is not supported");
-			return -1;
+		case 'r': o->release = true; compr_opt = true; break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -179,7 +177,7 @@ static int parse_options(int argc, char **argv, struct sload_opts *o)
 		}
 	}
 	if (compr_opt && !o->compress) {
-		sload_err("-a, -L, -m, -i and -x go with -c");
+		sload_err("-a, -L, -m, -i, -x and -r go with -c");
 		return -1;
 	}
 	if (o->n_include && o->n_exclude) {

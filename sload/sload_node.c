@@ -261,15 +261,18 @@ int sload_fmap_add(struct sload_fmap *m, uint64_t index, const void *data, int l
 	return err;
 }
 
-/* A slot without a block of its own (COMPRESS_ADDR, NEW_ADDR): it counts
- * in i_blocks and the valid block count, not in the SIT. */
-int sload_fmap_reserve(struct sload_fmap *m, uint64_t index, uint32_t value)
+/* A slot without a block of its own (COMPRESS_ADDR, NEW_ADDR): when
+ * counted, it counts in i_blocks and the valid block count, never in the
+ * SIT. */
+int sload_fmap_reserve(struct sload_fmap *m, uint64_t index, uint32_t value, bool counted)
 {
 	struct dn_place p;
 	int err;
 
-	m->c->block_delta++;
-	m->blocks++;
+	if (counted) {
+		m->c->block_delta++;
+		m->blocks++;
+	}
 	if (index < m->in_inode) {
 		m->inode->i.i_addr[m->base + index] = cpu_to_le32(value);
 		return 0;

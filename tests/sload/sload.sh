@@ -92,6 +92,8 @@ load ours-compression "$MKFS" 1G "-O extra_attr,compression" && rm -f "$img"
 load ours-compressed-lz4 "$MKFS" 1G "-O extra_attr,compression,inode_checksum" -c && rm -f "$img"
 load ours-compressed-zstd "$MKFS" 2G "-s 7 -O extra_attr,compression,flexible_inline_xattr" \
 	-c -a zstd -L 4 -m 2 -x bin && rm -f "$img"
+load ours-compressed-released "$MKFS" 1G "-O extra_attr,compression,inode_checksum" -c -r &&
+	rm -f "$img"
 load ours-noinline "$MKFS" 1G "-O $FULL" --no-inline-data && rm -f "$img"
 load ours-quota "$MKFS" 1G "-O extra_attr,quota,project_quota,inode_checksum,flexible_inline_xattr" &&
 	rm -f "$img"
@@ -283,7 +285,7 @@ rm -f "$img"
 # Usage errors and refused options.
 "$SLOAD" -V | grep -q '^sload.f2fs' && pass "-V" || fail "-V"
 "$SLOAD" -h | grep -q 'Usage: sload.f2fs' && pass "-h" || fail "-h"
-for bad in "-r" "-T x" "-a lz4" "-c -L 9" "-c -i a -x b" "-c -a lzo"; do
+for bad in "-r" "-T x" "-a lz4" "-c -L 9" "-c -i a -x b" "-c -a lzo" "-c -m 4"; do
 	# shellcheck disable=SC2086
 	if "$SLOAD" $bad -f "$WORK/src" "$WORK/none.img" > /dev/null 2>&1; then
 		fail "sload $bad accepted"
