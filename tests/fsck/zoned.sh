@@ -15,7 +15,11 @@
 #   free-full   an empty section's zone full (F2FS-7103)
 #   beyond-cap  a SIT bit after the zone capacity (F2FS-7104)
 # each is reported (exit 4), repaired in one run (exit 1), clean after,
-# and a second -y changes neither the image nor the zone model.
+# and a second -y changes neither the image nor the zone model.  On the
+# first volume each repair is also cut after every write (--write-limit
+# N, as writecut.sh does): after each cut our check finds no problem that
+# was not there before (the zone model's side file follows only the
+# writes that were done).
 # (The same rules on real zoned devices, repaired and then mounted by the
 # kernel: tests/kernel/zoned.sh.)
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
@@ -107,6 +111,33 @@ expect() {
 		fail "$name: a second -y: exit $RC, $([ "$s1" = "$(state "$img" "$zimg")" ] && echo unchanged || echo changed)"
 }
 
+# codes IMG: the problem codes (not information) our check reports.
+codes() {
+	run_fsck "$1" -n
+	grep '^F2FS-' "$OUT" | grep -v ' info: ' | cut -d' ' -f1 | sort -u
+}
+
+# cuts NAME IMG ZIMG: the repair of IMG cut after every write.
+cuts() {
+	local name=$1 img=$2 zimg=$3 pre total n now new
+	cp --sparse=always "$img" "$WORK/pre.img" && cp "$zimg.zones" "$WORK/pre.zones"
+	pre=$(codes "$img")
+	run_fsck "$img" -y --dry-run
+	total=$(sed -n 's/.*(\([0-9]*\) writes).*/\1/p' "$ERR" | tail -1)
+	[ -n "$total" ] && [ "$total" -ge 1 ] || { fail "$name: no write count from --dry-run: $(tail -2 "$ERR")"; return; }
+	for n in $(seq 1 "$total"); do
+		cp --sparse=always "$WORK/pre.img" "$img" && cp "$WORK/pre.zones" "$zimg.zones"
+		run_fsck "$img" -y --write-limit "$n"
+		now=$(codes "$img")
+		new=$(comm -13 <(echo "$pre") <(echo "$now"))
+		[ -z "$new" ] || fail "$name: cut after write $n/$total: new problems $new"
+	done
+	[ -z "$now" ] && pass "$name: cut after each of its $total writes, nothing new" ||
+		fail "$name: not repaired after all $total writes: $now"
+	cp --sparse=always "$WORK/pre.img" "$img" && cp "$WORK/pre.zones" "$zimg.zones"
+	rm -f "$WORK/pre.img" "$WORK/pre.zones"
+}
+
 # copy SRC DST: a sparse copy of the volume (and its members' side files).
 copy() {
 	cp --sparse=always "$1" "$2" && cp "$1.zones" "$2.zones" 2>/dev/null
@@ -121,9 +152,10 @@ volume() {
 	"$MKFS" -f -q -m "$img" > "$WORK/$1.mkfs.log" 2>&1 || { fail "$1: mkfs -m: $(tail -2 "$WORK/$1.mkfs.log")"; return 1; }
 }
 
-# damage NAME IMG ZIMG: the five cases on copies of the volume.
+# damage NAME IMG ZIMG [cut]: the five cases on copies of the volume
+# (with "cut", each repair cut after every write first).
 damage() {
-	local name=$1 img=$2 zimg=$3 c cz logline k
+	local name=$1 img=$2 zimg=$3 cut=${4:-} c cz logline k
 	geometry "$img" "$zimg"
 	run_fsck "$img" -n
 	[ "$RC" = 0 ] && ! grep -q '^F2FS-' "$OUT" && pass "$name: clean after mkfs -m" ||
@@ -151,10 +183,13 @@ damage() {
 		case $c in
 		log-ahead) awk -v k="$k" '$1 == "zone" && $2 == k { $3 += 2 } { print }' "$cz.zones" > "$cz.zones.new" &&
 				mv -f "$cz.zones.new" "$cz.zones"
+			   [ -n "$cut" ] && cuts "$name $c" "$WORK/c.img" "$cz"
 			   expect "$name $c" 7101 "$WORK/c.img" "$cz" ;;
 		log-lost) sed -i "/^zone $k /d" "$cz.zones"
+			  [ -n "$cut" ] && cuts "$name $c" "$WORK/c.img" "$cz"
 			  expect "$name $c" 7102 "$WORK/c.img" "$cz" ;;
 		free-open) echo "zone $ZFREE 7 open" >> "$cz.zones"
+			   [ -n "$cut" ] && cuts "$name $c" "$WORK/c.img" "$cz"
 			   expect "$name $c" 7103 "$WORK/c.img" "$cz" ;;
 		free-full) echo "zone $ZFREE $ZB full" >> "$cz.zones"
 			   expect "$name $c" 7103 "$WORK/c.img" "$cz" ;;
@@ -163,6 +198,7 @@ damage() {
 			"$INJECT" --sit 0 --mb vblocks --segno "$seg" --val 1 "$WORK/c.img" > /dev/null 2>&1 &&
 				"$INJECT" --sit 0 --mb valid_map --segno "$seg" --idx 0 --val 0x80 "$WORK/c.img" > /dev/null 2>&1 ||
 				fail "$name $c: inject failed"
+			[ -n "$cut" ] && cuts "$name $c" "$WORK/c.img" "$cz"
 			expect "$name $c" 7104 "$WORK/c.img" "$cz" ;;
 		esac
 		if [ "$zimg" != "$img" ]; then
@@ -172,7 +208,7 @@ damage() {
 	done
 }
 
-volume z96 1536M 96M 80M 2 && damage z96 "$WORK/z96.img" "$WORK/z96.img"
+volume z96 1536M 96M 80M 2 && damage z96 "$WORK/z96.img" "$WORK/z96.img" cut
 rm -f "$WORK/z96.img"
 volume z200 3200M 200M 160M 2 && damage z200 "$WORK/z200.img" "$WORK/z200.img"
 rm -f "$WORK/z200.img"

@@ -13,7 +13,8 @@
 #     REGULAR  a regular disk placed first (mkfs -c ZONED REGULAR)
 #   CASE = damage:NAME  after the case NAME: break write pointers the three
 #            ways a device can (blocks written into an empty zone, one at
-#            the write pointer of an open zone, a full zone reset), each
+#            the write pointer of an open zone, a full zone reset) and,
+#            with the capacity below the zone size, a SIT bit after it; each
 #            time: our fsck -n reports it, -y repairs it (exit 1) and a
 #            second -y changes no zone, both fscks are clean, and the
 #            kernel mounts, finds no write pointer to fix, and unmounts
@@ -250,6 +251,17 @@ damage_case() {
 	set -- $(pick_zone 14)
 	[ -n "${1:-}" ] && kt_run "$dn: reset a full zone" ktool zone-reset "$zdev" "$1" &&
 		repaired "$dn" full-zone-reset 7102
+	# a valid bit after the zone capacity, in the SIT entry of the last
+	# main segment (the kernel's check_block_count() refuses it)
+	if [ -n "$capped" ]; then
+		seg=$(/opt/ours/dump.f2fs "$main" 2>/dev/null |
+			awk '$1 == "segment_count_main" { gsub(/[]:[]/, " "); print $NF - 1 }')
+		kt_run "$dn: a SIT bit after the capacity" /opt/ours/inject.f2fs --sit 0 --mb vblocks \
+			--segno "$seg" --val 1 "$main" &&
+			kt_run "$dn: a SIT bit after the capacity" /opt/ours/inject.f2fs --sit 0 \
+				--mb valid_map --segno "$seg" --idx 0 --val 0x80 "$main" &&
+			repaired "$dn" sit-beyond-capacity 7104
+	fi
 }
 
 for spec in "$@"; do
