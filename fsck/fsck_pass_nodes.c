@@ -489,6 +489,8 @@ static bool check_footer(struct fsck_walk *w, const struct fsck_node_ref *r,
 	if (fnid != nid) {
 		fsck_report(ctx, PR_NODE_FOOTER_NID, FSCK_OBJ(.nid = nid, .blkaddr = addr, .found = fnid));
 		drop_ref(w, r, true);
+		if (r->kind == NODE_DIRECT && r->parent_is_inode != 2)
+			fsck_shared_lost_dnode(w, r);
 		return false;
 	}
 	if (fino == fnid) {
@@ -1224,6 +1226,9 @@ static void walk_free(struct fsck_walk *w)
 	free(w->dent_owner);
 	free(w->dent_ofs);
 	free(w->losers);
+	for (uint32_t i = 0; i < w->n_lost; i++)
+		free(w->lost[i]);
+	free(w->lost);
 	free(w->footer_buf);
 }
 

@@ -262,6 +262,29 @@ void fsck_quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_ino
 	ctx->ni[ino].flags |= FSCK_NI_QCHARGED;
 }
 
+void fsck_quota_charge_blocks(struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_inode *ri,
+			      uint64_t blocks)
+{
+	struct fsck_quota *q = quota_state(ctx);
+	struct qcharge c;
+
+	if (!q || ino >= ctx->fs->max_nid || !(ctx->ni[ino].flags & FSCK_NI_QCHARGED))
+		return;
+	charge_of(ctx, ri, blocks, &c);
+	for (int t = 0; t < F2FS_MAX_QUOTAS; t++) {
+		struct qid *e;
+
+		if (!q->f[t].ino)
+			continue;
+		e = tab_get(&q->f[t], c.ids[t], QID_USED);
+		if (!e) {
+			q->err = -ENOMEM;
+			return;
+		}
+		e->space += blocks * F2FS_BLKSIZE;
+	}
+}
+
 void fsck_quota_note_inode(struct fsck_ctx *ctx, int type, const struct fsck_file *file,
 			   uint32_t inode_addr)
 {

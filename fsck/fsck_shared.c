@@ -26,10 +26,22 @@
  * Directories and quota files do not wait: their blocks' contents were
  * read as they were walked, so a slot of theirs that loses is dropped at
  * once, and one of their slots that claimed a block first keeps it.
+ *
+ * A direct node of a regular file whose block no longer holds it (zeroed,
+ * or overwritten: its footer names another nid) is rebuilt by the same
+ * scan: each data block it mapped still has the summary entry naming the
+ * node's nid, the slot and the nid's NAT version.  A block valid in SIT
+ * that nothing else uses, and the only one found for its slot, goes back
+ * in the slot; a slot without one stays a hole.  The node keeps its nid
+ * (the summaries stay right) and is written out of place with the
+ * repair; the file's i_blocks and its quota charge take back what it
+ * maps.  Compressed files are left out (their slots also hold
+ * COMPRESS_ADDR and NEW_ADDR, which no summary records).
  */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "f2fs_err.h"
 #include "fsck_walk.h"
@@ -172,6 +184,120 @@ static bool block_unused(const struct fsck_ctx *ctx, uint32_t addr)
 	       !fsck_bit(ctx->chain, rel) && !(ctx->rep && fsck_bit(ctx->rep->chain_data, rel));
 }
 
+/* ---- direct nodes rebuilt from the summaries ---- */
+
+void fsck_shared_lost_dnode(struct fsck_walk *w, const struct fsck_node_ref *r)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	const struct fsck_file *f = &w->file;
+	struct fsck_lost_dnode *l;
+
+	if (!ctx->rep || !S_ISREG(f->mode) || f->compressed || w->qtype ||
+	    f->addrs_per_block != ADDRS_PER_BLOCK || r->nid >= ctx->fs->max_nid)
+		return;
+	if (w->n_lost == w->cap_lost) {
+		uint32_t cap = w->cap_lost ? w->cap_lost * 2 : 4;
+		void *p = realloc(w->lost, (size_t)cap * sizeof(*w->lost));
+
+		if (!p) {
+			w->err = -ENOMEM;
+			return;
+		}
+		w->lost = p;
+		w->cap_lost = cap;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l) {
+		w->err = -ENOMEM;
+		return;
+	}
+	l->nid = r->nid;
+	l->ino = f->ino;
+	l->ofs = r->ofs;
+	l->ref = *r;
+	w->lost[w->n_lost++] = l;
+}
+
+static struct fsck_lost_dnode *find_lost(struct fsck_walk *w, uint32_t nid)
+{
+	for (uint32_t i = 0; i < w->n_lost; i++)
+		if (w->lost[i]->nid == nid)
+			return w->lost[i];
+	return NULL;
+}
+
+static void note_lost_block(struct fsck_walk *w, uint32_t addr, const struct f2fs_summary *s)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint32_t nid = le32_to_cpu(s->nid), ofs = le16_to_cpu(s->ofs_in_node);
+	struct fsck_lost_dnode *l = find_lost(w, nid);
+
+	if (!l || ofs >= ADDRS_PER_BLOCK || !summary_names(ctx, s, nid, ofs) ||
+	    !fsck_sit_valid(ctx, addr) || !block_unused(ctx, addr))
+		return;
+	l->addr[ofs] = addr;
+	if (l->found[ofs] < UINT8_MAX)
+		l->found[ofs]++;
+}
+
+/* The reference the walk dropped points at the node again. */
+static bool relink_lost(struct fsck_ctx *ctx, const struct fsck_lost_dnode *l)
+{
+	const struct fsck_node_ref *r = &l->ref;
+	struct f2fs_node *p = fsck_fix_node_peek(ctx, r->parent_nid);
+
+	if (!p)
+		return false;
+	if (r->parent_is_inode)
+		p->i.i_nid[r->parent_slot % DEF_NIDS_PER_INODE] = cpu_to_le32(l->nid);
+	else
+		p->in.nid[r->parent_slot % NIDS_PER_BLOCK] = cpu_to_le32(l->nid);
+	return true;
+}
+
+static void rebuild_lost(struct fsck_walk *w, const struct fsck_lost_dnode *l)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct f2fs_nat_entry e;
+	struct f2fs_node *n, *inode;
+	uint32_t blocks = 0;
+
+	for (uint32_t i = 0; i < ADDRS_PER_BLOCK; i++)
+		blocks += l->found[i] == 1 && block_unused(ctx, l->addr[i]);
+	if (!blocks || (ctx->ni[l->nid].flags & FSCK_NI_NODE) || fsck_fix_node_peek(ctx, l->nid) ||
+	    !fsck_nat_lookup(ctx, l->ino, &e))
+		return;
+	inode = fsck_fix_node(ctx, l->ino, le32_to_cpu(e.block_addr), NULL);
+	if (!inode || !relink_lost(ctx, l) || !(n = fsck_fix_node_new(ctx, l->nid)))
+		return;
+	n->footer.nid = cpu_to_le32(l->nid);
+	n->footer.ino = cpu_to_le32(l->ino);
+	n->footer.flag = cpu_to_le32(l->ofs << OFFSET_BIT_SHIFT | 1u << COLD_BIT_SHIFT);
+	n->footer.cp_ver = ctx->fs->cp->checkpoint_ver;
+	blocks = 0;
+	for (uint32_t i = 0; i < ADDRS_PER_BLOCK; i++) {
+		uint32_t addr = l->addr[i];
+		uint64_t rel = addr - ctx->fs->main_blkaddr;
+
+		if (l->found[i] != 1 || !block_unused(ctx, addr))
+			continue;
+		n->dn.addr[i] = cpu_to_le32(addr);
+		fsck_set(ctx->reach, rel);
+		ctx->seg_kind[rel / BLKS_PER_SEG] |= 1;
+		ctx->st.data_blocks++;
+		if (fsck_expect_summary(ctx, addr, l->nid, i, false))
+			w->err = -ENOMEM;
+		blocks++;
+	}
+	ctx->ni[l->nid].flags |= FSCK_NI_NODE;
+	fsck_fix_owner(ctx, l->nid, l->ino);
+	ctx->st.nodes++;
+	inode->i.i_blocks = cpu_to_le64(le64_to_cpu(inode->i.i_blocks) + 1 + blocks);
+	fsck_quota_charge_blocks(ctx, l->ino, &inode->i, 1 + (uint64_t)blocks);
+	fsck_debug(ctx, 1, "ino %u: direct node %u rebuilt from the summaries of %u blocks",
+		   l->ino, l->nid, blocks);
+}
+
 static void note_candidate(void *arg, uint32_t addr, const struct f2fs_summary *s, bool past_log)
 {
 	struct fsck_walk *w = arg;
@@ -180,6 +306,10 @@ static void note_candidate(void *arg, uint32_t addr, const struct f2fs_summary *
 	struct fsck_loser *l;
 
 	if (!nid || !fsck_addr_in_main(ctx, addr))
+		return;
+	if (w->n_lost)
+		note_lost_block(w, addr, s);
+	if (!w->n_losers)
 		return;
 	l = find_loser(w, nid, le16_to_cpu(s->ofs_in_node));
 	if (!l || addr == l->addr || !summary_names(ctx, s, nid, l->ofs) || !block_unused(ctx, addr))
@@ -347,10 +477,12 @@ int fsck_shared_settle(struct fsck_walk *w)
 {
 	int err;
 
-	if (!w->n_losers)
+	if (!w->n_losers && !w->n_lost)
 		return 0;
 	qsort(w->losers, w->n_losers, sizeof(*w->losers), cmp_loser);
 	err = fsck_ssa_for_each_data(w->ctx, note_candidate, w);
+	for (uint32_t i = 0; i < w->n_lost && !err && !w->err; i++)
+		rebuild_lost(w, w->lost[i]);
 	for (uint32_t i = 0; i < w->n_losers && !err && !w->err; i++)
 		settle(w, &w->losers[i]);
 	return err ? err : w->err;

@@ -90,6 +90,15 @@ struct fsck_loser {
 	uint32_t valid, stale;		/* the last of each found */
 };
 
+/* A direct node of a regular file whose block no longer holds it: rebuilt
+ * after the walk from the summaries of its data blocks (fsck_shared.c). */
+struct fsck_lost_dnode {
+	uint32_t nid, ino, ofs;		/* its nid, file and node offset */
+	struct fsck_node_ref ref;	/* the reference the walk dropped */
+	uint32_t addr[ADDRS_PER_BLOCK];	/* the block found per slot */
+	uint8_t found[ADDRS_PER_BLOCK];	/* how many were found (1: usable) */
+};
+
 enum fsck_share {
 	FSCK_SHARE_WON,		/* the slot owns the block; the first claim lost it */
 	FSCK_SHARE_LOST,	/* the slot lost it; settled after the walk */
@@ -127,6 +136,8 @@ struct fsck_walk {
 	struct fsck_file file;
 	struct fsck_loser *losers;	/* slots that lost a shared block */
 	uint32_t n_losers, cap_losers;
+	struct fsck_lost_dnode **lost;	/* direct nodes to rebuild */
+	uint32_t n_lost, cap_lost;
 	int err;			/* first operational error */
 	bool copy;			/* read into the buffers, never map */
 	bool root_refused;		/* F2FS-4033 reported: the repair makes a new root */
@@ -160,14 +171,21 @@ void fsck_quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_ino
 		       uint64_t blocks);
 void fsck_quota_note_inode(struct fsck_ctx *ctx, int type, const struct fsck_file *file,
 			   uint32_t inode_addr);
+/* Blocks given back after the walk to an inode it charged. */
+void fsck_quota_charge_blocks(struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_inode *ri,
+			      uint64_t blocks);
 void fsck_quota_note_block(struct fsck_ctx *ctx, int type, uint64_t fofs, uint32_t addr,
 			   uint32_t owner, uint32_t ofs_in_node);
 
 /* fsck_shared.c: a data slot names a block the walk already gave away */
 enum fsck_share fsck_shared_claim(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 				  uint64_t fofs, uint32_t addr);
-/* After the walk: each losing slot gets its own block back, or a hole. */
+/* After the walk: each losing slot gets its own block back, or a hole;
+ * each lost direct node noted is rebuilt from its blocks' summaries. */
 int fsck_shared_settle(struct fsck_walk *w);
+/* A direct node reference the walk drops because its block no longer
+ * holds the node (repair only; regular files that are not compressed). */
+void fsck_shared_lost_dnode(struct fsck_walk *w, const struct fsck_node_ref *r);
 
 /* fsck_pass_ssa.c: summaries for fsck_shared.c */
 /* The summary entry of data block addr (false when there is none). */
