@@ -631,6 +631,8 @@ int f2fs_fs_load_cursums(struct f2fs_fs *fs)
 				return -EFSCORRUPTED;
 			addr = (uint64_t)start + total - 4 + t;
 		} else {
+			if (le32_to_cpu(cp->cur_node_segno[t]) >= fs->main_segs)
+				return -EFSCORRUPTED;
 			addr = (uint64_t)fs->ssa_blkaddr + le32_to_cpu(cp->cur_node_segno[t]);
 		}
 		err = f2fs_dev_read(fs->dev, addr, 1, &fs->cursum[CURSEG_HOT_NODE + t]);

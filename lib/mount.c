@@ -379,7 +379,8 @@ static void load_cursegs(struct f2fs_fs *fs, bool salvage)
 		fs->curseg_blkoff[CURSEG_HOT_NODE + i] = le16_to_cpu(fs->cp->cur_node_blkoff[i]);
 	}
 	fs->cursum_load_err = f2fs_fs_load_cursums(fs);
-	if (salvage && (fs->cursum_load_err || !journals_in_range(fs)) &&
+	if (salvage && (fs->cursum_load_err == -EFSCORRUPTED ||
+			 (!fs->cursum_load_err && !journals_in_range(fs))) &&
 	    !derive_summary_fields(fs))
 		fs->cursum_load_err = f2fs_fs_load_cursums(fs);
 }
@@ -391,12 +392,14 @@ static void summaries_from_older_pack(struct f2fs_fs *fs)
 	uint8_t first[2][F2FS_BLKSIZE];
 	int newest = fs->cp_index, older = 1 - newest;
 
-	if (!fs->cursum_load_err || fs->salvage.cp_dropped >= 0 || fs->cp_check[older].err ||
+	if (fs->cursum_load_err != -EFSCORRUPTED || fs->salvage.cp_dropped >= 0 ||
+	    fs->cp_check[older].err ||
 	    f2fs_dev_read(fs->dev, le32_to_cpu(fs->sb.cp_blkaddr) + (uint32_t)older * BLKS_PER_SEG,
 			  1, first[older]))
 		return;
-	fall_back_to_older_pack(fs, first, "its summaries load neither where its fields say "
-				"nor where anything derived says");
+	fall_back_to_older_pack(fs, first, fs->ckpt_sanity.err ? fs->ckpt_sanity.why :
+				"its summaries load neither where its fields say nor where "
+				"anything derived says");
 	if (fs->cp_index == newest)
 		return;
 	if (locate_bitmaps(fs)) {
