@@ -104,7 +104,7 @@ int sload_fs_config_load(struct sload_ctx *c, const char *path)
 			fsc->n++;
 	}
 	fclose(f);
-	if (!err)
+	if (!err && fsc->n)
 		qsort(fsc->e, fsc->n, sizeof(*fsc->e), cmp_fsc);
 	return err;
 }
@@ -126,7 +126,7 @@ bool sload_fs_config_apply(const struct sload_ctx *c, const char *fs_path, bool 
 	struct fsc_entry key = { .path = (char *)strip_slashes(fs_path) }, *e;
 
 	(void)is_dir;
-	if (!c->fsc)
+	if (!c->fsc || !c->fsc->n)
 		return false;
 	e = bsearch(&key, c->fsc->e, c->fsc->n, sizeof(key), cmp_fsc);
 	if (!e)

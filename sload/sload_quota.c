@@ -276,7 +276,8 @@ static uint8_t *build_file(struct sload_quota *q, uint32_t *nblk)
 
 	if (!f)
 		return NULL;
-	qsort(q->e, q->n, sizeof(*q->e), cmp_ent);
+	if (q->n)
+		qsort(q->e, q->n, sizeof(*q->e), cmp_ent);
 	memcpy(f, q->header, QB);
 	for (size_t k = 0; k < q->n; k++) {
 		uint32_t id = q->e[k].id;

@@ -443,7 +443,8 @@ static int list_dir(const char *path, char ***out, size_t *n)
 		}
 	}
 	closedir(d);
-	qsort(*out, *n, sizeof(**out), cmp_names);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), cmp_names);
 	return 0;
 }
 
