@@ -8,7 +8,8 @@
 # blocks moved out of sections of mixed classes and out of an inline
 # xattr area, a superblock rebuilt from two damaged copies, a checkpoint
 # pack failing only its checksum, the older pack in place of an unusable
-# newest one, a checkpoint field derived from the superblock, lost NAT
+# newest one, a checkpoint field derived from the superblock or from the
+# pack's layout, a superblock copy the checkpoint contradicts, lost NAT
 # entries taken back, every name of a refused inode dropped)
 # the repair's writes are counted with
 # --dry-run, then for every N from 1 to that total the repair runs with
@@ -21,7 +22,7 @@
 require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 . "$top_srcdir/tests/fsck/cases-lib.sh"
 
-CASES=${WRITECUT_CASES:-nat-leak,nat-owner,nat-shared,ino-links,ino-blocks,dent-hash,dent-ftype,sec-count,sec-typemix,sit-extrabit,cp-vblocks,ssa-nid,sb-magic1,cp-natbitsfull,dent-ino,lpf-dir,sec-sload-mix,sec-datamove,ino-xattr-addrs,sb-both-bad,cp-crc-both,cp-newest-largenat,cp-sitbitmap,nat-lostbig,nat-lostdn,ino-links-gone2}
+CASES=${WRITECUT_CASES:-nat-leak,nat-owner,nat-shared,ino-links,ino-blocks,dent-hash,dent-ftype,sec-count,sec-typemix,sit-extrabit,cp-vblocks,ssa-nid,sb-magic1,cp-natbitsfull,dent-ino,lpf-dir,sec-sload-mix,sec-datamove,ino-xattr-addrs,sb-both-bad,cp-crc-both,cp-newest-largenat,cp-sitbitmap,cp-startsum-off,sb-cp-disagree,nat-lostbig,nat-lostdn,ino-links-gone2}
 
 codes_of() {
 	run_fsck "$1"
