@@ -217,6 +217,20 @@ static void check_inline_bytes(struct fsck_walk *w, uint32_t ino, const struct f
 	}
 }
 
+/* Whether an inode flagged inline is a file mapped by blocks whose flag
+ * is what broke: a node of its tree named, or a first address slot (the
+ * reserved word of inline data) holding a block SIT has in use.  Clearing
+ * the flag then keeps the file; cutting i_size or the word would lose it. */
+static bool block_mapped(struct fsck_ctx *ctx, const struct f2fs_inode *ri)
+{
+	uint32_t first = le32_to_cpu(ri->i_addr[fsck_extra_words(ri)]);
+
+	for (int k = 0; k < DEF_NIDS_PER_INODE; k++)
+		if (ri->i_nid[k])
+			return true;
+	return fsck_addr_in_main(ctx, first) && fsck_sit_valid(ctx, first);
+}
+
 static void check_inline_data(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri,
 			      uint32_t max_inline)
 {
@@ -226,7 +240,12 @@ static void check_inline_data(struct fsck_walk *w, uint32_t ino, const struct f2
 
 	if (!(ri->i_inline & F2FS_INLINE_DATA))
 		return;
-	if (!S_ISREG(mode) && !S_ISLNK(mode)) {
+	if ((S_ISREG(mode) || S_ISLNK(mode)) && block_mapped(ctx, ri)) {
+		REPORT(PR_INODE_INLINE_DATA, .found = le64_to_cpu(ri->i_size),
+		       .str = "on a file mapped by blocks (the flag goes, the blocks stay)");
+		if ((c = FIX()))
+			c->i.i_inline &= (uint8_t)~(F2FS_INLINE_DATA | F2FS_DATA_EXIST);
+	} else if (!S_ISREG(mode) && !S_ISLNK(mode)) {
 		REPORT(PR_INODE_INLINE_DATA, .str = "on a file that is neither regular nor a symlink");
 		c = FIX();
 		if (c)

@@ -95,15 +95,45 @@ static bool seg_is_node_type(const struct fsck_ctx *ctx, uint32_t segno)
 	return t >= CURSEG_HOT_NODE && t <= CURSEG_COLD_NODE;
 }
 
+/* The segment whose SIT type gives the class of segno's blocks: itself
+ * when it has valid blocks, else (for a data block) its section's first
+ * segment with valid blocks: a data block in a free segment of a node
+ * section is no block the kernel wrote; -1 when there is none. */
+static int64_t class_segment(const struct fsck_ctx *ctx, uint32_t segno, bool is_node)
+{
+	uint32_t spp = ctx->sit.segs_per_sec, first = segno - segno % spp;
+
+	if (ctx->sit.segs[segno].valid_blocks)
+		return segno;
+	for (uint32_t s = first; s < first + spp && !is_node; s++)
+		if (ctx->sit.segs[s].valid_blocks)
+			return s;
+	return -1;
+}
+
+/* Whether the data summary of addr names slot ofs_in_node of node nid:
+ * the block is that file's whatever SIT says of its segment (a SIT entry
+ * of another segment can stand in for this one's). */
+static bool summary_claims_data(struct fsck_ctx *ctx, uint32_t addr, uint32_t nid,
+				uint32_t ofs_in_node)
+{
+	struct f2fs_summary sum;
+
+	return fsck_ssa_lookup(ctx, addr, &sum) && le32_to_cpu(sum.nid) == nid &&
+	       le16_to_cpu(sum.ofs_in_node) == ofs_in_node;
+}
+
 /* Mark a referenced block; false if it was already referenced, or (when
- * repairing) if it lies unallocated in a segment of the other class: such
- * a reference is dropped and the block given back (rep->unreach). */
+ * repairing) if it lies unallocated in a segment of the other class and
+ * no summary says it is this slot's: such a reference is dropped and the
+ * block given back (rep->unreach). */
 static bool mark_block(struct fsck_walk *w, uint32_t addr, bool is_node, uint64_t fofs,
 		       uint32_t nid, uint32_t ofs_in_node)
 {
 	struct fsck_ctx *ctx = w->ctx;
 	uint64_t rel = addr - ctx->fs->main_blkaddr;
 	uint32_t segno = (uint32_t)(rel / BLKS_PER_SEG);
+	int64_t cls;
 	bool foreign, drop;
 
 	if (fsck_bit(ctx->reach, rel)) {
@@ -112,15 +142,16 @@ static bool mark_block(struct fsck_walk *w, uint32_t addr, bool is_node, uint64_
 		return false;
 	}
 	fsck_set(ctx->reach, rel);
-	foreign = ctx->sit_loaded && ctx->sit.segs[segno].valid_blocks &&
-		  seg_is_node_type(ctx, segno) != is_node;
-	drop = foreign && ctx->rep && !fsck_sit_valid(ctx, addr);
+	cls = ctx->sit_loaded ? class_segment(ctx, segno, is_node) : -1;
+	foreign = cls >= 0 && seg_is_node_type(ctx, (uint32_t)cls) != is_node;
+	drop = foreign && ctx->rep && !fsck_sit_valid(ctx, addr) &&
+	       (is_node || !summary_claims_data(ctx, addr, nid, ofs_in_node));
 	if (!drop)
 		ctx->seg_kind[segno] |= is_node ? 2 : 1;
 	if (foreign && !(ctx->seg_kind[segno] & 4)) {
 		ctx->seg_kind[segno] |= 4;
 		fsck_report(ctx, PR_SEG_TYPE_CLASS, FSCK_OBJ(.segno = segno, .blkaddr = addr,
-			    .found = ctx->sit.segs[segno].type, .str = is_node ? "node" : "data"));
+			    .found = ctx->sit.segs[cls].type, .str = is_node ? "node" : "data"));
 	}
 	if (drop) {
 		fsck_fix_unreach(ctx, addr);
@@ -1118,11 +1149,41 @@ static void push_roots(struct fsck_walk *w)
 				w->stack[w->n - 1].idx = (uint16_t)i;
 		}
 	}
+}
+
+/* An orphan entry naming an inode the tree already reached.  The kernel's
+ * recover_orphan_inode() clears its links and drops its last reference:
+ * a named file or directory is truncated and freed (1037); the root and
+ * the quota inodes are held by the mount, so the inode stays and the
+ * recovery, and the mount, fail (1021).  The repair drops such entries
+ * (only inodes walked as orphans keep theirs). */
+static void report_reached_orphan(struct fsck_ctx *ctx, uint32_t i, uint32_t ino)
+{
+	const struct fsck_nid_info *ni = &ctx->ni[ino];
+
+	if (ino == F2FS_ROOT_INO)
+		fsck_report(ctx, PR_CP_ORPHAN_INO, FSCK_OBJ(.idx = i, .ino = ino,
+			    .str = "the root inode (the kernel's orphan recovery fails the mount)"));
+	else if (ni->flags & FSCK_NI_QUOTA)
+		fsck_report(ctx, PR_CP_ORPHAN_INO, FSCK_OBJ(.idx = i, .ino = ino,
+			    .str = "a quota inode (the kernel's orphan recovery fails the mount)"));
+	else if ((ni->flags & FSCK_NI_INODE) && ni->links_found)
+		fsck_report(ctx, PR_CP_ORPHAN_LIVE, FSCK_OBJ(.ino = ino, .found = ni->links_found));
+}
+
+/* The orphans, once the tree is walked: an orphan entry naming a live
+ * inode is found by its names first, whatever its type. */
+static void push_orphans(struct fsck_walk *w)
+{
+	struct fsck_ctx *ctx = w->ctx;
+
 	for (uint32_t i = 0; i < ctx->n_orphans; i++) {
 		uint32_t ino = ctx->orphans[i];
 
-		if (ctx->ni[ino].flags & FSCK_NI_QUEUED)
+		if (ctx->ni[ino].flags & FSCK_NI_QUEUED) {
+			report_reached_orphan(ctx, i, ino);
 			continue;
+		}
 		fsck_walk_push(w, ino, 0, F2FS_FT_UNKNOWN, ITEM_ORPHAN, NULL);
 		ctx->st.orphans++;
 	}
@@ -1254,6 +1315,10 @@ int fsck_pass_nodes(struct fsck_ctx *ctx)
 	walk_stack(&w);
 	if (!w.err && !(ctx->ni[F2FS_ROOT_INO].flags & FSCK_NI_DIR))
 		root_unusable(&w, "its inode block cannot be used");
+	if (!w.err) {
+		push_orphans(&w);
+		walk_stack(&w);
+	}
 	if (!w.err)
 		walk_lost(&w);
 	if (!w.err)

@@ -7,7 +7,9 @@
  * popcount of the valid map equal to the count, type below 6.  Then the
  * totals the kernel compares at mount: valid node blocks equal to the
  * checkpoint's valid_node_count, all valid blocks not above
- * valid_block_count.  The reachability comparison is pass 7's.
+ * valid_block_count.  The entries of the current SIT blocks that the SIT
+ * journal overrides are checked too, as the kernel reads them first.
+ * The reachability comparison is pass 7's.
  *
  * First it announces the current copy of the SIT (read in full next).
  * Then it queues hints for the current NAT copy and, once the SIT says
@@ -18,6 +20,7 @@
  * them in that order as the reads go, 64 MiB ahead (f2fs_dev.h says why
  * not all at once).
  */
+#include <stdio.h>
 #include <unistd.h>
 
 #include "f2fs_err.h"
@@ -160,6 +163,61 @@ static void check_entries(struct fsck_ctx *ctx)
 			    .expected = le64_to_cpu(cp->valid_block_count)));
 }
 
+/* The fault of a raw entry in words, or NULL when the kernel takes it. */
+static const char *fault_words(const struct f2fs_sit_entry *raw, char *buf, size_t len)
+{
+	unsigned int count = GET_SIT_VBLOCKS(raw);
+
+	switch (f2fs_sit_entry_fault(raw)) {
+	case F2FS_SIT_FAULT_RANGE:
+		snprintf(buf, len, "count %u exceeds %u", count, (unsigned int)BLKS_PER_SEG);
+		return buf;
+	case F2FS_SIT_FAULT_POPCOUNT:
+		snprintf(buf, len, "count %u but %u bits set", count,
+			 f2fs_sit_map_weight(raw->valid_map));
+		return buf;
+	case F2FS_SIT_FAULT_TYPE:
+		snprintf(buf, len, "type %u is invalid", (unsigned int)GET_SIT_TYPE(raw));
+		return buf;
+	case F2FS_SIT_FAULT_NONE:
+		break;
+	}
+	return NULL;
+}
+
+/* build_sit_entries() checks every entry of the current SIT blocks before
+ * it applies the journal: an entry the journal overrides is still read,
+ * and a bad one fails the mount.  The model holds the journal's values,
+ * so those few entries are read again from their blocks. */
+static void check_journalled_block_entries(struct fsck_ctx *ctx)
+{
+	struct f2fs_fs *fs = ctx->fs;
+	const struct f2fs_journal *j;
+	uint32_t n;
+
+	if (!fs->cursum_loaded)
+		return;
+	j = f2fs_sit_journal(fs);
+	n = le16_to_cpu(j->n_sits);
+	for (uint32_t i = 0; i < n && i < SIT_JOURNAL_ENTRIES; i++) {
+		uint32_t segno = le32_to_cpu(j->sit_j.entries[i].segno);
+		struct f2fs_sit_entry raw;
+		const char *why;
+		char buf[64];
+		bool seen = false;
+
+		for (uint32_t k = 0; k < i && !seen; k++)
+			seen = le32_to_cpu(j->sit_j.entries[k].segno) == segno;
+		if (seen || segno >= ctx->sit.main_segs ||
+		    f2fs_sit_read_block_entry(fs, segno, &raw))
+			continue;
+		why = fault_words(&raw, buf, sizeof(buf));
+		if (why)
+			fsck_report(ctx, PR_SIT_BLOCK_ENTRY_JOURNALLED,
+				    FSCK_OBJ(.segno = segno, .str = why));
+	}
+}
+
 int fsck_pass_sit(struct fsck_ctx *ctx)
 {
 	uint32_t bad = 0;
@@ -180,6 +238,7 @@ int fsck_pass_sit(struct fsck_ctx *ctx)
 	if (err)
 		return err;
 	check_entries(ctx);
+	check_journalled_block_entries(ctx);
 	fsck_progress(ctx, 2, 1, 1);
 	return 0;
 }

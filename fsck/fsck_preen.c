@@ -39,11 +39,14 @@ static bool curseg_sound(struct f2fs_fs *fs, int type)
 
 	if (segno >= fs->main_segs || blkoff >= BLKS_PER_SEG || alloc > SSR)
 		return false;
+	/* build_sit_entries() checks the entry of the SIT block even where
+	 * the journal overrides it (a log's usually is) */
+	if (f2fs_sit_read_block_entry(fs, segno, &se) || f2fs_sit_entry_fault(&se))
+		return false;
 	if (f2fs_fs_sit_entry(fs, segno, &se))
 		return false;
 	/* check_block_count(): the count matches the map, the type is known */
-	if (GET_SIT_TYPE(&se) >= NO_CHECK_TYPE ||
-	    f2fs_sit_map_weight(se.valid_map) != GET_SIT_VBLOCKS(&se))
+	if (f2fs_sit_entry_fault(&se))
 		return false;
 	if (f2fs_test_bit(blkoff, se.valid_map))
 		return false;

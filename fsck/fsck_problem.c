@@ -114,6 +114,9 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "SIT counts {found} valid node blocks, the checkpoint {expected} (the kernel refuses to mount)"),
 	P(SIT_TOTAL_EXCEEDS, E, false, FIX_SIT_REBUILD,
 	  "SIT counts {found} valid blocks, more than the checkpoint's {expected}"),
+	P(SIT_BLOCK_ENTRY_JOURNALLED, E, true, FIX_SIT_REBUILD,
+	  "segment {segno}: the current SIT block's entry, which the SIT journal overrides, "
+	  "is refused by the kernel at mount: {str}"),
 	P(NAT_ADDR_RANGE, E, false, FIX_NAT_CLEAR,
 	  "nid {nid}: block address {blkaddr} is outside the main area"),
 	P(NAT_NEW_ADDR, E, false, FIX_NAT_CLEAR,

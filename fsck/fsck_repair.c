@@ -461,6 +461,9 @@ static int rebuild_nat(struct repair_run *r)
 	struct f2fs_nat_entry e;
 	int err = 0;
 
+	/* the journal stays when a roll-forward chain is kept: without the
+	 * entries the kernel never writes (the checks reported them) */
+	r->nat_changed += f2fs_nat_journal_drop_bad(nm);
 	if (!f2fs_nat_get(nm, 0, &e) && (e.block_addr || e.ino))
 		err = nat_put(r, 0, 0, 0, 0);
 	for (uint32_t nid = F2FS_NODE_INO; nid <= F2FS_META_INO && !err; nid++)
@@ -498,8 +501,9 @@ static bool is_node_type(unsigned int t)
 	return t >= CURSEG_HOT_NODE && t <= CURSEG_COLD_NODE;
 }
 
-/* The type a segment holding blocks of the given classes should have. */
-static unsigned int segment_type(struct repair_run *r, uint32_t segno, uint32_t count)
+/* The type a log's segment or a segment holding blocks of the given
+ * classes should have, or -1 for a segment that holds none. */
+static int used_segment_type(struct repair_run *r, uint32_t segno, uint32_t count)
 {
 	const struct f2fs_seg_entry *se = &r->ctx->sit.segs[segno];
 	uint8_t kind = r->ctx->seg_kind[segno] & 3;
@@ -509,21 +513,64 @@ static unsigned int segment_type(struct repair_run *r, uint32_t segno, uint32_t 
 	if (log < 0 && count && !kind)
 		log = fsck_alloc_type_of(&r->a, segno);
 	if (log >= 0)
-		return (unsigned int)log;
-	/* one class (also for a segment emptied by the repair: the GC takes a
-	 * section's type from its first segment, empty or not) */
+		return log;
+	/* one class (also for a segment emptied by the repair) */
 	if (kind == 2)
 		return is_node_type(se->type) ? se->type : CURSEG_WARM_NODE;
 	if (kind == 1)
 		return se->type < CURSEG_HOT_NODE ? se->type : CURSEG_WARM_DATA;
-	return se->type < NR_CURSEG_TYPE ? se->type : CURSEG_HOT_DATA;
+	return -1;
 }
 
-static void rebuild_sit(struct repair_run *r)
+static uint32_t final_count(const struct repair_run *r, uint32_t segno)
+{
+	const uint8_t *fin = r->a.fin + (size_t)segno * (BLKS_PER_SEG / 8);
+	uint32_t count = 0;
+
+	for (uint32_t i = 0; i < SIT_VBLOCK_MAP_SIZE; i++)
+		count += (uint32_t)__builtin_popcount(fin[i]);
+	return count;
+}
+
+/* The type of every segment after the repair.  The kernel's GC takes a
+ * section's class from the segment it starts at, empty or not, so an
+ * empty segment takes the type of its section's log or of the section's
+ * first segment in use; a section without either keeps its types. */
+static void segment_types(struct repair_run *r, int8_t *types)
+{
+	const struct f2fs_sit_model *m = &r->ctx->sit;
+
+	for (uint32_t first = 0; first < m->main_segs; first += m->segs_per_sec) {
+		int sec_type = -1, log_type = -1;
+
+		for (uint32_t s = first; s < first + m->segs_per_sec; s++) {
+			types[s] = (int8_t)used_segment_type(r, s, final_count(r, s));
+			if (types[s] >= 0 && sec_type < 0)
+				sec_type = types[s];
+			if (fsck_alloc_log_of(&r->a, s) >= 0)
+				log_type = types[s];
+		}
+		if (log_type >= 0)
+			sec_type = log_type;
+		for (uint32_t s = first; s < first + m->segs_per_sec; s++) {
+			uint8_t own = m->segs[s].type;
+
+			if (types[s] < 0)
+				types[s] = (int8_t)(sec_type >= 0 ? sec_type :
+						    own < NR_CURSEG_TYPE ? own : CURSEG_HOT_DATA);
+		}
+	}
+}
+
+static int rebuild_sit(struct repair_run *r)
 {
 	struct fsck_ctx *ctx = r->ctx;
 	struct f2fs_sit_model *m = &ctx->sit;
+	int8_t *types = malloc(m->main_segs);
 
+	if (!types)
+		return -ENOMEM;
+	segment_types(r, types);
 	for (uint32_t segno = 0; segno < m->main_segs; segno++) {
 		struct f2fs_seg_entry *se = &m->segs[segno];
 		const uint8_t *fin = r->a.fin + (size_t)segno * (BLKS_PER_SEG / 8);
@@ -539,7 +586,7 @@ static void rebuild_sit(struct repair_run *r)
 			    raw.valid_map[i] != se->ckpt_valid_map[i])
 				same = false;
 		}
-		type = segment_type(r, segno, count);
+		type = (unsigned int)types[segno];
 		if (same && count == se->valid_blocks && count == se->ckpt_valid_blocks &&
 		    type == se->type)
 			continue;
@@ -550,6 +597,8 @@ static void rebuild_sit(struct repair_run *r)
 		r->sit_changed++;
 	}
 	f2fs_sit_finish_load(m);
+	free(types);
+	return 0;
 }
 
 /* ---- checkpoint ---- */
@@ -864,7 +913,9 @@ static int run_repair(struct repair_run *r)
 		err = rebuild_nat(r);
 	if (err)
 		return err;
-	rebuild_sit(r);
+	err = rebuild_sit(r);
+	if (err)
+		return err;
 	orphans = malloc(((size_t)ctx->n_orphans + 1) * sizeof(*orphans));
 	if (!orphans)
 		return -ENOMEM;

@@ -90,6 +90,11 @@ int f2fs_nat_set(struct f2fs_nat_model *nm, uint32_t nid,
 		 const struct f2fs_nat_entry *e);
 /* Whether nid currently comes from the journal. */
 bool f2fs_nat_in_journal(const struct f2fs_nat_model *nm, uint32_t nid);
+/* Drop the journal entries the kernel never writes: a nid out of range,
+ * a reserved nid (0, node and meta inode: the block's value under it is
+ * restored) and a nid repeated after its first entry (which is the one
+ * every lookup finds).  Returns how many were dropped. */
+uint32_t f2fs_nat_journal_drop_bad(struct f2fs_nat_model *nm);
 
 /* nat_bits as they should be: full/empty bitmaps, LSB-first, nat_blocks
  * bits each (caller provides (nat_blocks + 7) / 8 bytes each; a block not

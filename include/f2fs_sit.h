@@ -84,6 +84,23 @@ void f2fs_sit_finish_load(struct f2fs_sit_model *m);
 void f2fs_sit_to_raw(const struct f2fs_sit_model *m, uint32_t segno,
 		     struct f2fs_sit_entry *raw);
 
+/* What the kernel's check_block_count() and build_sit_entries() refuse
+ * in one raw entry (the first fault found, in that order). */
+enum f2fs_sit_fault {
+	F2FS_SIT_FAULT_NONE,
+	F2FS_SIT_FAULT_RANGE,		/* count above the blocks of a segment */
+	F2FS_SIT_FAULT_POPCOUNT,	/* count differs from the bits set */
+	F2FS_SIT_FAULT_TYPE,		/* type >= 6 */
+};
+enum f2fs_sit_fault f2fs_sit_entry_fault(const struct f2fs_sit_entry *raw);
+
+/* The entry of segno in the current SIT block copy, whatever the SIT
+ * journal holds for it (the kernel checks both at mount).  -EINVAL for a
+ * segno outside the main area, -EFSCORRUPTED if the SIT geometry cannot
+ * hold it, or the read's error. */
+int f2fs_sit_read_block_entry(struct f2fs_fs *fs, uint32_t segno,
+			      struct f2fs_sit_entry *raw);
+
 /* Read the current SIT copy of a mounted volume in large batched reads,
  * then apply the SIT journal.  *bad_entries counts insane entries
  * (including journal entries with segno >= main_segs, which are ignored).

@@ -209,6 +209,42 @@ void f2fs_nat_journal_to_raw(const struct f2fs_nat_model *nm, struct f2fs_journa
 	memcpy(j->nat_j.entries, nm->journal, nm->n_journal * sizeof(nm->journal[0]));
 }
 
+/* Whether journal entry i is one the kernel could have written: the first
+ * for its nid, and a nid of a node (not 0, the node or the meta inode). */
+static bool journal_entry_sane(const struct f2fs_nat_model *nm, uint32_t i)
+{
+	return journal_entry_effective(nm, i) &&
+	       le32_to_cpu(nm->journal[i].nid) >= F2FS_RESERVED_NODE_NUM;
+}
+
+uint32_t f2fs_nat_journal_drop_bad(struct f2fs_nat_model *nm)
+{
+	uint32_t kept = 0, n = nm->n_journal;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t nid = le32_to_cpu(nm->journal[i].nid);
+
+		if (!journal_entry_sane(nm, i)) {
+			/* a reserved nid's entry was laid over its block: undo it */
+			if (journal_entry_effective(nm, i) && block_is_loaded(nm, nid_block(nid)))
+				set_loaded_entry(nm, nid, &nm->journal_shadowed[i]);
+			continue;
+		}
+		nm->journal[kept] = nm->journal[i];
+		nm->journal_shadowed[kept] = nm->journal_shadowed[i];
+		kept++;
+	}
+	for (uint32_t i = kept; i < n; i++) {
+		memset(&nm->journal[i], 0, sizeof(nm->journal[i]));
+		memset(&nm->journal_shadowed[i], 0, sizeof(nm->journal_shadowed[i]));
+	}
+	nm->n_journal = kept;
+	if (kept != n)
+		nm->journal_dirty = true;
+	nm->journal_bad = 0;
+	return n - kept;
+}
+
 bool f2fs_nat_in_journal(const struct f2fs_nat_model *nm, uint32_t nid)
 {
 	return nid < nm->max_nid && journal_index(nm, nid) >= 0;

@@ -243,18 +243,23 @@ void f2fs_sit_checkpoint(struct f2fs_sit_model *m)
 
 /* ---- raw entries ----------------------------------------------------- */
 
-/* check_block_count(): what the kernel refuses to mount. */
-static int check_raw_entry(const struct f2fs_sit_entry *raw)
+enum f2fs_sit_fault f2fs_sit_entry_fault(const struct f2fs_sit_entry *raw)
 {
 	unsigned int count = GET_SIT_VBLOCKS(raw);
 
 	if (count > BLKS_PER_SEG)
-		return -EFSCORRUPTED;
+		return F2FS_SIT_FAULT_RANGE;
 	if (f2fs_sit_map_weight(raw->valid_map) != count)
-		return -EFSCORRUPTED;
+		return F2FS_SIT_FAULT_POPCOUNT;
 	if (GET_SIT_TYPE(raw) >= NR_CURSEG_TYPE)
-		return -EFSCORRUPTED;
-	return 0;
+		return F2FS_SIT_FAULT_TYPE;
+	return F2FS_SIT_FAULT_NONE;
+}
+
+/* check_block_count(): what the kernel refuses to mount. */
+static int check_raw_entry(const struct f2fs_sit_entry *raw)
+{
+	return f2fs_sit_entry_fault(raw) == F2FS_SIT_FAULT_NONE ? 0 : -EFSCORRUPTED;
 }
 
 /* Take a segment's counts out of (or back into) the totals. */
@@ -501,6 +506,24 @@ int f2fs_sit_load(struct f2fs_fs *fs, struct f2fs_sit_model *m,
 	if (bad_entries)
 		*bad_entries = bad;
 	return 0;
+}
+
+int f2fs_sit_read_block_entry(struct f2fs_fs *fs, uint32_t segno,
+			      struct f2fs_sit_entry *raw)
+{
+	struct f2fs_sit_block blk;
+	uint32_t b;
+	int err;
+
+	if (!fs || !fs->dev || segno >= fs->main_segs)
+		return -EINVAL;
+	b = segno / (uint32_t)SIT_ENTRY_PER_BLOCK;
+	if (b >= fs->sit_blk_cnt || !fs->sit_bitmap || (uint64_t)fs->sit_bitmap_size * 8 <= b)
+		return -EFSCORRUPTED;
+	err = f2fs_dev_read(fs->dev, f2fs_current_sit_addr(fs, b), 1, &blk);
+	if (!err)
+		*raw = blk.entries[segno % SIT_ENTRY_PER_BLOCK];
+	return err;
 }
 
 /* ---- readahead ------------------------------------------------------------ */

@@ -119,6 +119,37 @@ base_chain
 
 first_word() { set -- $1; echo "$1"; }
 
+# pending_chain: $IMG's checkpoint becomes an unclean one followed by a
+# fsync'd copy of /big's first direct node, as in tests/fuzz's base rf
+# (fz_bases.step_chain): a repair must keep that roll-forward chain.
+pending_chain() {
+	python3 - "$top_srcdir/tests/fuzz" "$top_builddir" "$IMG" "$BIG" >>"$WORK/inject.log" 2>&1 <<'PY' || echo "inject failed: pending_chain" >>"$WORK/inject.err"
+import sys
+sys.path.insert(0, sys.argv[1])
+import fz_bases, fz_tools
+fz_bases.step_chain(fz_tools.Tools(sys.argv[2]), sys.argv[3], {'/big': int(sys.argv[4])})
+PY
+}
+
+# zero_sit_block SEGNO: the SIT block holding SEGNO's entry, zeroed in
+# both copies
+zero_sit_block() {
+	local sit half
+	sit=$(cp_field "$IMG" sit_blkaddr)
+	half=$(($(cp_field "$IMG" segment_count_sit) / 2 * 512))
+	dd if=/dev/zero of="$IMG" bs=4096 seek=$((sit + $1 / 55)) count=1 conv=notrunc 2>/dev/null
+	dd if=/dev/zero of="$IMG" bs=4096 seek=$((sit + half + $1 / 55)) count=1 conv=notrunc 2>/dev/null
+}
+
+# natj_copy SLOT NID: NAT journal slot SLOT holds NID's entry as it is
+natj_copy() {
+	local addr
+	addr=$(dump_field "$IMG" "$2" node_blkaddr)
+	inj --nat 0 --journal --idx "$1" --mb nid --val "$2"
+	inj --nat 0 --journal --idx "$1" --mb ino --val "$2"
+	inj --nat 0 --journal --idx "$1" --mb block_addr --val "$addr"
+}
+
 # free_seg IMG: the last main segment without valid blocks that is no log.
 free_seg() {
 	"$DUMP" -s 0~-1 "$1" 2>/dev/null |

@@ -256,6 +256,24 @@ o=$(opens_of -a -f)
 run_fsck "$IMG" -n
 [ "$RC" = 0 ] && pass "-a -f repaired through the second open" || fail "-a -f left exit $RC"
 
+# --- a log's entry in the current SIT block, under the SIT journal's entry
+# (f2fs-tools' mkfs keeps the logs in the journal), with a count the kernel
+# refuses at mount (build_sit_entries() checks the block's entry first):
+# the fast path must not call it clean; preen rewrites the block ---
+IMG=$WORK/sitshadow.img
+truncate -s 256M "$IMG"
+"$MKFS_ORACLE" -f -q "$IMG" >/dev/null 2>&1 || hard_error "f2fs-tools mkfs"
+seg=$(cp_field "$IMG" 'cur_data_segno[0]' | awk '{ print $1 }')
+inj --sit 1 --segno "$seg" --mb valid_blocks --val 3
+inj --sit 2 --segno "$seg" --mb valid_blocks --val 3
+run_fsck "$IMG" -a
+[ "$RC" = 1 ] && grep -q "^F2FS-2006 " "$OUT" && ! grep -q "clean: the kernel has not asked" "$OUT" &&
+	pass "a SIT block entry under the journal's: preen finds and fixes it (2006)" ||
+	fail "SIT block entry under the journal's: -a exit $RC: $(head -2 "$OUT")"
+run_fsck "$IMG" -a
+[ "$RC" = 0 ] && pass "a SIT block entry under the journal's: clean after preen" ||
+	fail "SIT block entry under the journal's: second -a exit $RC: $(head -2 "$OUT")"
+
 # --- the preen-safe set: nothing that drops a name, a node or a block,
 # clears a NAT entry or moves a file is preen-safe ---
 "$FSCK" --list-problems >"$WORK/table" || fail "--list-problems"
