@@ -54,11 +54,12 @@ static const char *first_path(const struct stat *st, const char *path)
 }
 
 /* Content hash that does not depend on how zeroes are stored: every
- * non-zero 8-byte word is mixed in with its offset.  Only SEEK_HOLE is
- * trusted to skip (a hole reads as zeroes): f2fs's SEEK_DATA steps over
- * the first slot of a compressed cluster (COMPRESS_ADDR is no block
- * address), so reading resumes up to 1 MiB (the largest cluster) before
- * the data it reports.  A file sparse to 9 GiB costs next to nothing. */
+ * non-zero 8-byte word is mixed in with its offset.  Holes are skipped
+ * only a whole 1 MiB-aligned stretch at a time (clusters of compressed
+ * files never cross one): in f2fs a compressed cluster's first slot
+ * (COMPRESS_ADDR) is no data to SEEK_DATA, and the slots a released
+ * cluster gave back are holes to SEEK_HOLE, though both read as data.
+ * A file sparse to 9 GiB still costs next to nothing. */
 static uint64_t mix(uint64_t h, uint64_t v)
 {
 	for (int k = 0; k < 8; k++)
@@ -97,7 +98,7 @@ static off_t seek_hole(int fd, off_t pos, off_t size)
 
 static uint64_t hash_file(const char *path, off_t size)
 {
-	const off_t max_cluster = (off_t)1 << 20;
+	const off_t chunk = (off_t)1 << 20;
 	uint64_t h = 1469598103934665603ull;
 	int fd = open(path, O_RDONLY);
 	off_t pos = 0;
@@ -105,22 +106,23 @@ static uint64_t hash_file(const char *path, off_t size)
 	if (fd < 0)
 		return 0;
 	while (pos < size) {
-		off_t hole = seek_hole(fd, pos, size), data, from;
+		off_t hole = seek_hole(fd, pos, size), end, data;
 
 		if (hole > pos) {
 			h = hash_range(fd, pos, hole, h);
 			pos = hole;
 			continue;
 		}
-		data = lseek(fd, pos, SEEK_DATA);
-		if (data < 0 || data >= size)
+		end = (pos | (chunk - 1)) + 1;
+		if (end > size)
+			end = size;
+		h = hash_range(fd, pos, end, h);
+		pos = end;
+		data = pos < size ? lseek(fd, pos, SEEK_DATA) : -1;
+		if (data < 0)
 			break;
-		from = data & ~(max_cluster - 1);
-		if (from < pos)
-			from = pos;
-		hole = seek_hole(fd, data, size);
-		h = hash_range(fd, from, hole, h);
-		pos = hole > from ? hole : from + 1;
+		if ((data & ~(chunk - 1)) > pos)
+			pos = data & ~(chunk - 1);
 	}
 	close(fd);
 	return h;
@@ -141,7 +143,8 @@ static void print_xattrs(const char *path)
 	for (ssize_t off = 0; len > 0 && off < len && n < 1024; off += (ssize_t)strlen(names + off) + 1)
 		if (!user_only || !strncmp(names + off, "user.", 5))
 			list[n++] = names + off;
-	qsort(list, n, sizeof(list[0]), cmp_str);
+	if (n)
+		qsort(list, n, sizeof(list[0]), cmp_str);
 	for (size_t k = 0; k < n; k++) {
 		ssize_t v = lgetxattr(path, list[k], val, sizeof(val));
 
@@ -217,7 +220,8 @@ static void walk(const char *root, const char *rel)
 		names[n++] = strdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t k = 0; k < n; k++) {
 		char sub[8192];
 		struct stat st;
