@@ -88,6 +88,7 @@ struct sload_ctx {
 	int64_t block_delta, node_delta, inode_delta;
 	struct sload_link *links;
 	size_t n_links, cap_links;
+	bool skip_source_lpf;		/* the source's empty lost+found gives way */
 	struct sload_fs_config *fsc;
 	struct sload_contexts *sec;
 	struct sload_quota *quota;	/* per type, with quota_ino */

@@ -450,6 +450,8 @@ static int list_dir(const char *path, char ***out, size_t *n)
 
 static int walk_one(struct sload_ctx *c, struct walk_dir *w, const char *name)
 {
+	if (w->ino == F2FS_ROOT_INO && c->skip_source_lpf && !strcmp(name, "lost+found"))
+		return 0;
 	char *path = join(w->path, name);
 	struct sload_link *l;
 	struct stat st;
@@ -549,6 +551,29 @@ static int check_collisions(struct sload_ctx *c, const struct sload_dent *old, s
 	return 0;
 }
 
+/* An empty lost+found at the top of the source (an ext4 mount has one)
+ * gives way to the volume's own. */
+static bool empty_source_lpf(const struct sload_ctx *c, const char *name,
+			     const struct sload_dent *old, size_t nold)
+{
+	char **names, *path;
+	size_t n = 1;
+	bool in_volume = false;
+
+	if (strcmp(name, "lost+found"))
+		return false;
+	for (size_t j = 0; j < nold; j++)
+		in_volume |= old[j].len == 10 && !memcmp(old[j].name, name, 10);
+	path = in_volume ? join(c->o.source, name) : NULL;
+	if (path && !list_dir(path, &names, &n)) {
+		for (size_t k = 0; k < n; k++)
+			free(names[k]);
+		free(names);
+	}
+	free(path);
+	return in_volume && n == 0;
+}
+
 /* Only names are checked before anything is written. */
 static int check_top_names(struct sload_ctx *c, const struct sload_dent *old, size_t nold)
 {
@@ -558,7 +583,9 @@ static int check_top_names(struct sload_ctx *c, const struct sload_dent *old, si
 	int err = list_dir(c->o.source, &names, &n);
 
 	for (size_t k = 0; k < n; k++) {
-		if (!err)
+		if (!err && empty_source_lpf(c, names[k], old, nold))
+			c->skip_source_lpf = true;
+		else if (!err)
 			err = add_dent(&w, names[k], 0, 0);
 		free(names[k]);
 	}

@@ -132,6 +132,19 @@ else
 fi
 rm -f "$s128"
 
+# An empty lost+found at the top of the source gives way to the volume's.
+img=$WORK/lpf.img
+mkdir -p "$WORK/lpf/lost+found" "$WORK/lpf/x"
+echo x > "$WORK/lpf/x/f"
+truncate -s 256M "$img"
+"$MKFS" -f -q -O extra_attr,lost_found "$img"
+if "$SLOAD" -f "$WORK/lpf" "$img" > "$WORK/sload.log" 2>&1 && "$FSCK" "$img" > /dev/null 2>&1; then
+	pass "an empty lost+found in the source gives way to the volume's"
+else
+	fail "empty lost+found: $(tail -n 1 "$WORK/sload.log")"
+fi
+rm -f "$img"
+
 # Unsupported volume (encrypt): refused before anything is written.
 img=$WORK/encrypt.img
 truncate -s 512M "$img"
