@@ -296,6 +296,19 @@ fz_bases.write_block(img, blk, bytes(node))
 PY
 }
 
+# inline_dir_reserve: the tree srcsmall loaded by our sload.f2fs, which
+# keeps a small directory's entries inline (as the kernel does), then the
+# reserved first word of /dir's inline area set: the kernel refuses to
+# move the entries out to a block (f2fs_move_inline_dirents)
+inline_dir_reserve() {
+	local ino
+	"$top_builddir/sload/sload.f2fs" -f "$WORK/srcsmall" "$IMG" >>"$WORK/inject.log" 2>&1 ||
+		echo "inject failed: sload.f2fs" >>"$WORK/inject.err"
+	CASE_SRC=$WORK/srcsmall
+	ino=$(ino_of "$IMG" /dir)
+	inj --node --nid "$ino" --mb i_addr --idx $(($(dump_field "$IMG" "$ino" i_extra_isize) / 4)) --val 7
+}
+
 # sload_case SRC: copy the tree SRC into the case image with f2fs-tools'
 # sload.f2fs, as a corruption (the images it leaves are the damage: see
 # cases.txt); repair.sh then compares every file of SRC with what our
