@@ -618,6 +618,25 @@ static void reset_root(struct sload_ctx *c, struct f2fs_node *root)
 	root->i.i_blocks = cpu_to_le64(1 + (root->i.i_xattr_nid ? 1 : 0));
 }
 
+/* -T and the fs_config entry of the mount point apply to the root too
+ * (its xattrs, a label from mkfs --file-contexts included, are kept). */
+static void apply_root_options(const struct sload_ctx *c, struct f2fs_node *root)
+{
+	uint32_t uid, gid, mode;
+	uint64_t caps;
+
+	if (c->o.have_timestamp) {
+		root->i.i_atime = root->i.i_ctime = root->i.i_mtime = cpu_to_le64(c->o.timestamp);
+		root->i.i_atime_nsec = root->i.i_ctime_nsec = root->i.i_mtime_nsec = 0;
+	}
+	if (c->fsc && sload_fs_config_apply(c, c->o.mount_point ? c->o.mount_point : "/", true,
+					     &uid, &gid, &mode, &caps)) {
+		root->i.i_uid = cpu_to_le32(uid);
+		root->i.i_gid = cpu_to_le32(gid);
+		root->i.i_mode = cpu_to_le16((uint16_t)(S_IFDIR | (mode & 07777)));
+	}
+}
+
 int sload_load_tree(struct sload_ctx *c)
 {
 	struct f2fs_node *root = malloc(sizeof(*root));
@@ -656,6 +675,7 @@ int sload_load_tree(struct sload_ctx *c)
 	if (err)
 		goto out;
 	reset_root(c, root);
+	apply_root_options(c, root);
 	root->i.i_links = cpu_to_le32(2 + w.subdirs + old_subdirs(old, nold));
 	err = sload_write_dir_entries(c, root, F2FS_ROOT_INO, F2FS_ROOT_INO, w.d, w.nd, w.casefold);
 	if (!err)

@@ -188,7 +188,7 @@ echo conf > "$A/etc/conf"
 ln -s sh "$A/bin/link"
 cat > "$WORK/fs_config" <<'FSC'
 # path uid gid mode [capabilities]
-system 0 0 0755
+system 0 1000 0750
 system/bin 0 2000 0751
 system/bin/sh 0 2000 0755 capabilities=0x1000000400
 system/bin/link 0 2000 0777
@@ -237,6 +237,12 @@ WANT
 	else
 		fail "android: $(head -n 4 "$WORK/android.diff" | tr '\n' ' ')"
 	fi
+	# the root: fs_config's entry of the mount point, and -T
+	"$DUMP" -i 3 "$img" > "$WORK/root.txt" 2>&1
+	grep -q 'i_mode .*16872\]' "$WORK/root.txt" && grep -q 'i_gid .*: 1000\]' "$WORK/root.txt" &&
+		grep -q 'i_mtime .*: 1234567890\]' "$WORK/root.txt" &&
+		pass "android: the root takes the mount point's entry and -T" ||
+		fail "android: root mode, owner or time"
 	# security.capability: VFS v2, effective, permitted 0x1000000400
 	for ino in $(seq 4 8); do
 		"$DUMP" -i "$ino" "$img" 2>/dev/null
