@@ -56,9 +56,6 @@ void f2fs_logs_free(struct f2fs_logs *l);
 void *f2fs_logs_next(struct f2fs_logs *l, int t, const struct f2fs_summary *sum,
 		     uint32_t *blkaddr, int *err);
 
-/* Address the next block of log t will get if its segment has room, else 0. */
-uint32_t f2fs_logs_peek(const struct f2fs_logs *l, int t);
-
 /* Invalidate one block (a block replaced out of place). */
 int f2fs_logs_release(struct f2fs_logs *l, uint32_t blkaddr);
 

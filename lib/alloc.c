@@ -201,21 +201,9 @@ void *f2fs_logs_next(struct f2fs_logs *l, int t, const struct f2fs_summary *sum,
 	slot = g->buf + (size_t)(g->blkoff - g->buf_from) * F2FS_BLKSIZE;
 	g->blkoff++;
 	l->blocks++;
-	/* the kernel moves a log on as soon as its segment is full */
-	if (g->blkoff >= BLKS_PER_SEG) {
-		/* the caller fills slot after we return: stage, write later */
-		return slot;
-	}
+	/* a full segment is left (written, summary to the SSA) by the next
+	 * call or by f2fs_logs_finish(), once the caller has filled slot */
 	return slot;
-}
-
-uint32_t f2fs_logs_peek(const struct f2fs_logs *l, int t)
-{
-	const struct f2fs_log *g = &l->log[t];
-
-	if (g->segno >= l->fs->main_segs || g->blkoff >= BLKS_PER_SEG)
-		return 0;
-	return f2fs_seg_start_blkaddr(l->fs, g->segno) + g->blkoff;
 }
 
 int f2fs_logs_release(struct f2fs_logs *l, uint32_t blkaddr)

@@ -68,6 +68,74 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* -a, -L, -m, -x, -i: 0, or -1 after a message. */
+static int parse_compress_option(int ch, const char *arg, struct sload_opts *o)
+{
+	uint64_t v;
+
+	switch (ch) {
+	case 'a':
+		if (!strcmp(arg, "lz4")) {
+			o->algorithm = COMPRESS_LZ4;
+			return 0;
+		}
+#ifdef HAVE_ZSTD
+		if (!strcmp(arg, "zstd")) {
+			o->algorithm = COMPRESS_ZSTD;
+			return 0;
+		}
+		sload_err("-a %s: algorithms are lz4 and zstd", arg);
+#else
+		sload_err("-a %s: algorithms are lz4 (this build has no zstd)", arg);
+#endif
+		return -1;
+	case 'L':
+		if (parse_u64(arg, &v) || v < MIN_COMPRESS_LOG_SIZE || v > MAX_COMPRESS_LOG_SIZE) {
+			sload_err("-L %s: the log of blocks per cluster is %d..%d", arg,
+				  MIN_COMPRESS_LOG_SIZE, MAX_COMPRESS_LOG_SIZE);
+			return -1;
+		}
+		o->log_cluster = (unsigned int)v;
+		return 0;
+	case 'm':
+		if (parse_u64(arg, &v) || !v || v > 255) {
+			sload_err("-m %s: expected the blocks a cluster must save (1 or more)", arg);
+			return -1;
+		}
+		o->min_saved = (unsigned int)v;
+		return 0;
+	default:	/* x, i */
+		if ((ch == 'x' ? o->n_exclude : o->n_include) == 16) {
+			sload_err("-%c: at most 16 extensions", ch);
+			return -1;
+		}
+		if (ch == 'x')
+			o->ext_exclude[o->n_exclude++] = arg;
+		else
+			o->ext_include[o->n_include++] = arg;
+		return 0;
+	}
+}
+
+/* Options that go together: 0, or -1 after a message. */
+static int check_options(const struct sload_opts *o, bool compr_opt)
+{
+	if (compr_opt && !o->compress) {
+		sload_err("-a, -L, -m, -i, -x and -r go with -c");
+		return -1;
+	}
+	if (o->n_include && o->n_exclude) {
+		sload_err("-i and -x exclude each other");
+		return -1;
+	}
+	if (o->min_saved >= (1u << o->log_cluster)) {
+		sload_err("-m %u: a cluster of %u blocks cannot save that many", o->min_saved,
+			  1u << o->log_cluster);
+		return -1;
+	}
+	return 0;
+}
+
 /* 0 to go on, 1 done (help/version), -1 usage error. */
 static int parse_options(int argc, char **argv, struct sload_opts *o)
 {
@@ -117,51 +185,9 @@ static int parse_options(int argc, char **argv, struct sload_opts *o)
 			o->timestamp = v;
 			break;
 		case 'c': o->compress = true; break;
-		case 'a':
-			if (!strcmp(optarg, "lz4")) {
-				o->algorithm = COMPRESS_LZ4;
-#ifdef HAVE_ZSTD
-			} else if (!strcmp(optarg, "zstd")) {
-				o->algorithm = COMPRESS_ZSTD;
-#endif
-			} else {
-				sload_err("-a %s: algorithms are lz4%s", optarg,
-#ifdef HAVE_ZSTD
-					  " and zstd"
-#else
-					  " (this build has no zstd)"
-#endif
-					  );
+		case 'a': case 'L': case 'm': case 'x': case 'i':
+			if (parse_compress_option(ch, optarg, o))
 				return -1;
-			}
-			compr_opt = true;
-			break;
-		case 'L':
-			if (parse_u64(optarg, &v) || v < MIN_COMPRESS_LOG_SIZE || v > MAX_COMPRESS_LOG_SIZE) {
-				sload_err("-L %s: the log of blocks per cluster is %d..%d", optarg,
-					  MIN_COMPRESS_LOG_SIZE, MAX_COMPRESS_LOG_SIZE);
-				return -1;
-			}
-			o->log_cluster = (unsigned int)v;
-			compr_opt = true;
-			break;
-		case 'm':
-			if (parse_u64(optarg, &v) || !v || v > 255) {
-				sload_err("-m %s: expected the blocks a cluster must save (1 or more)", optarg);
-				return -1;
-			}
-			o->min_saved = (unsigned int)v;
-			compr_opt = true;
-			break;
-		case 'x': case 'i':
-			if ((ch == 'x' ? o->n_exclude : o->n_include) == 16) {
-				sload_err("-%c: at most 16 extensions", ch);
-				return -1;
-			}
-			if (ch == 'x')
-				o->ext_exclude[o->n_exclude++] = optarg;
-			else
-				o->ext_include[o->n_include++] = optarg;
 			compr_opt = true;
 			break;
 		case 'r': o->release = true; compr_opt = true; break;
@@ -176,19 +202,8 @@ static int parse_options(int argc, char **argv, struct sload_opts *o)
 			return -1;
 		}
 	}
-	if (compr_opt && !o->compress) {
-		sload_err("-a, -L, -m, -i, -x and -r go with -c");
+	if (check_options(o, compr_opt))
 		return -1;
-	}
-	if (o->n_include && o->n_exclude) {
-		sload_err("-i and -x exclude each other");
-		return -1;
-	}
-	if (o->min_saved >= (1u << o->log_cluster)) {
-		sload_err("-m %u: a cluster of %u blocks cannot save that many", o->min_saved,
-			  1u << o->log_cluster);
-		return -1;
-	}
 	if (optind != argc - 1 || !o->source) {
 		sload_err("usage: sload.f2fs [options] -f SOURCE_DIR DEVICE");
 		return -1;
