@@ -42,6 +42,9 @@
  *       512 bytes; types 1 conventional, 2 seq-required, 3 seq-preferred;
  *       conditions as in linux/blkzoned.h), then "zones: N".
  *   ktool zone-reset DEV SECTOR        reset the zone at SECTOR (BLKRESETZONE)
+ *   ktool shutdown PATH                stop the file system of PATH now, without
+ *       a checkpoint (F2FS_IOC_SHUTDOWN, F2FS_GOING_DOWN_NOSYNC): what a
+ *       power cut leaves on the device, with the guest still running
  *   ktool zone-write DEV BLOCK COUNT
  *       Write COUNT 4 KiB blocks of a fixed pattern at 4 KiB block BLOCK of
  *       DEV with O_DIRECT (as a zone's write pointer wants them).
@@ -2187,6 +2190,28 @@ static int cmd_zones(int argc, char **argv)
 	return 0;
 }
 
+#ifndef F2FS_IOC_SHUTDOWN
+#define F2FS_IOC_SHUTDOWN _IOR('X', 125, uint32_t)
+#endif
+
+static int cmd_shutdown(int argc, char **argv)
+{
+	uint32_t how = 0x2;	/* F2FS_GOING_DOWN_NOSYNC */
+	int fd;
+
+	if (argc != 2)
+		return 2;
+	fd = open(argv[1], O_RDONLY);
+	if (fd < 0 || ioctl(fd, F2FS_IOC_SHUTDOWN, &how) < 0) {
+		fprintf(stderr, "ktool: shutdown %s: %s\n", argv[1], strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
 static int cmd_zone_reset(int argc, char **argv)
 {
 	struct blk_zone_report *rep;
@@ -2268,6 +2293,7 @@ static const struct {
 	{ "hold", cmd_hold },
 	{ "zones", cmd_zones },
 	{ "zone-reset", cmd_zone_reset },
+	{ "shutdown", cmd_shutdown },
 	{ "zone-write", cmd_zone_write },
 };
 
@@ -2287,6 +2313,6 @@ int main(int argc, char **argv)
 		}
 	}
 	fprintf(stderr, "usage: ktool tree|put|check|fill|thin|fill-verify|compr|casefold|quota|rofs|\n"
-		"             inodes|xattr|xattr-check|fsync|node|hold|zones|zone-reset|zone-write ...\n");
+		"             inodes|xattr|xattr-check|fsync|node|hold|zones|zone-reset|zone-write|shutdown ...\n");
 	return 2;
 }

@@ -47,7 +47,7 @@ truncate -s 64M "$KWORK/reg1.img" "$KWORK/reg2.img" "$KWORK/reg3.img" || kt_abor
 truncate -s 256M "$KWORK/zns.img" || kt_abort "cannot create the ZNS backing file"
 
 # NAME:MKFS:DEVICE[:REGULAR]  (see guest/zoned.sh)
-cases=${KTEST_ZONED_CASES:-"ours-cap:ours:nb,8,6,8,256,4096 damage:ours-cap ours-conv:ours:nb,8,8,6,192 ours-multi:ours:nb,4,4,0,192:reg1 damage:ours-multi ours-zns:ours:img=zns:reg2 ref-conv:ref:nb,16,12,4,256 ref-multi:ref:nb,4,4,0,160:reg3 damage:ref-multi"}
+cases=${KTEST_ZONED_CASES:-"ours-cap:ours:nb,8,6,8,256,4096 damage:ours-cap crash:ours-cap ours-conv:ours:nb,8,8,6,192 ours-multi:ours:nb,4,4,0,192:reg1 damage:ours-multi crash:ours-multi ours-zns:ours:img=zns:reg2 ref-conv:ref:nb,16,12,4,256 ref-multi:ref:nb,4,4,0,160:reg3 damage:ref-multi"}
 kt_guest zoned -t 900 -m 1200M -a "${KTEST_ZONED_KIB:-1024} $cases" \
 	-z "zns=$KWORK/zns.img:16M:12M" \
 	"$KSRC/guest/zoned.sh" tools="$KWORK/tools.tar" reg1="$KWORK/reg1.img" reg2="$KWORK/reg2.img" \

@@ -11,6 +11,13 @@
 #              block size 512 unless given), or
 #              img=NAME: the zoned disk NAME (a QEMU NVMe ZNS namespace)
 #     REGULAR  a regular disk placed first (mkfs -c ZONED REGULAR)
+#   CASE = crash:NAME  after the case NAME: mount, write and fsync files,
+#            stop the file system without a checkpoint (F2FS_IOC_SHUTDOWN,
+#            as a power cut would leave the zones: logs behind their write
+#            pointers, zones written after the checkpoint); our fsck -n
+#            must find no problem there (the kernel's recovery handles it),
+#            then the kernel mounts, recovers the fsync'd files, unmounts,
+#            and both fscks are clean
 #   CASE = damage:NAME  after the case NAME: break write pointers the three
 #            ways a device can (blocks written into an empty zone, one at
 #            the write pointer of an open zone, a full zone reset) and,
@@ -232,6 +239,48 @@ repaired() {
 	fscks "$rn" "$what-mounted" "$main"
 }
 
+crash_case() {
+	cn=$1
+	set -- $(grep "^$cn " /tmp/cases-done 2>/dev/null)
+	[ $# -ge 3 ] || { kt_fail "crash: no case $cn before"; return; }
+	zdev=$2 main=$3 capped=${4:-}
+	echo "== crash $cn"
+	m=/mnt/$cn
+	kt_run "$cn: mount" mount -t f2fs "$main" "$m" || return
+	# room for the files (the workload left the volume full), then a
+	# checkpoint: what follows is written after it
+	rm -f "$m"/d/f0000* "$m"/d/f0001*
+	mkdir -p "$m/crash"
+	sync
+	kt_run "$cn: fsync'd files" ktool put "$m/crash/a" 3000000 -f &&
+		kt_run "$cn: fsync'd files" ktool put "$m/crash/b" 5000 -f &&
+		kt_run "$cn: shutdown" ktool shutdown "$m"
+	umount "$m" 2>/dev/null
+	# The shutdown leaves its stop reason in the superblock (F2FS-1008, a
+	# warning); nothing else may be reported, no zone problem above all.
+	/opt/ours/fsck.f2fs -n "$main" > "$KTEST_OUT/$cn.crash.n.log" 2>&1
+	echo "$cn crash: our fsck -n: $(grep -o 'F2FS-[0-9]* [a-z]*' "$KTEST_OUT/$cn.crash.n.log" | sort | uniq -c | tr -s ' \n' ' ')"
+	if grep '^F2FS-' "$KTEST_OUT/$cn.crash.n.log" | grep -v ' info: ' | grep -qv '^F2FS-1008 '; then
+		kt_fail "$cn crash: our fsck -n reports problems after a shutdown"
+		grep '^F2FS-' "$KTEST_OUT/$cn.crash.n.log" | grep -v ' info: ' | head -n 6
+	fi
+	ktool zones "$zdev" > "$KTEST_OUT/$cn.zones.crash" 2>&1
+	dmesg -c > /dev/null
+	kt_run "$cn: mount after the shutdown" mount -t f2fs "$main" "$m" || return
+	kt_run "$cn: fsync'd file recovered" ktool check "$m/crash/a" 3000000
+	kt_run "$cn: fsync'd file recovered" ktool check "$m/crash/b" 5000
+	kt_run "$cn: umount after the recovery" umount "$m"
+	dmesg | grep -E 'F2FS-fs.*(write pointer|curseg|discarded|Reset)' | sed "s/^/$cn crash: kernel: /"
+	/opt/ours/fsck.f2fs -n "$main" > "$KTEST_OUT/$cn.recovered.n.log" 2>&1
+	if grep '^F2FS-' "$KTEST_OUT/$cn.recovered.n.log" | grep -v ' info: ' | grep -qv '^F2FS-1008 '; then
+		kt_fail "$cn crash: our fsck -n reports problems after the kernel's recovery"
+		grep '^F2FS-' "$KTEST_OUT/$cn.recovered.n.log" | grep -v ' info: ' | head -n 6
+	fi
+	# clear the recorded stop reason, then both fscks are clean
+	/opt/ours/fsck.f2fs -y "$main" > "$KTEST_OUT/$cn.recovered.y.log" 2>&1
+	fscks "$cn" crash-recovered "$main"
+}
+
 damage_case() {
 	dn=$1
 	set -- $(grep "^$dn " /tmp/cases-done 2>/dev/null)
@@ -270,6 +319,8 @@ $spec
 EOF
 	if [ "$cname" = damage ]; then
 		damage_case "$ctool"
+	elif [ "$cname" = crash ]; then
+		crash_case "$ctool"
 	else
 		nullb_drop
 		run_case "$cname" "$ctool" "$cdev" "$creg"
