@@ -71,8 +71,17 @@ static bool check_extra(struct fsck_walk *w, uint32_t ino, const struct f2fs_ino
 	uint32_t ixa;
 	struct f2fs_node *c;
 
-	if (!(ri->i_inline & F2FS_EXTRA_ATTR))
-		return true;
+	if (!(ri->i_inline & F2FS_EXTRA_ATTR)) {
+		/* sanity_check_inode() refuses such an inode on this volume;
+		 * the kernel writes every inode of it with extra attributes */
+		if (!(ctx->fs->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR))
+			return true;
+		REPORT(PR_INODE_EXTRA_FLAG_MISSING);
+		c = FIX();
+		if (c)
+			c->i.i_inline |= F2FS_EXTRA_ATTR;
+		return !c;
+	}
 	if (!(ctx->fs->features & F2FS_FEATURE_EXTRA_ATTR)) {
 		REPORT(PR_INODE_EXTRA_NO_FEATURE);
 		c = FIX();

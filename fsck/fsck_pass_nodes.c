@@ -1171,15 +1171,56 @@ static void report_reached_orphan(struct fsck_ctx *ctx, uint32_t i, uint32_t ino
 		fsck_report(ctx, PR_CP_ORPHAN_LIVE, FSCK_OBJ(.ino = ino, .found = ni->links_found));
 }
 
+static int cmp_orphan_slot(const void *a, const void *b)
+{
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Which orphan entries repeat an earlier one: the kernel's recovery frees
+ * the inode at its first entry, and its second iget finds no inode
+ * (-ENOENT), which fails the mount.  NULL when out of memory. */
+static bool *repeated_orphans(const struct fsck_ctx *ctx)
+{
+	uint64_t *keys = malloc(((size_t)ctx->n_orphans + 1) * sizeof(*keys));
+	bool *rep = calloc((size_t)ctx->n_orphans + 1, sizeof(*rep));
+
+	if (!keys || !rep) {
+		free(keys);
+		free(rep);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < ctx->n_orphans; i++)
+		keys[i] = (uint64_t)ctx->orphans[i] << 32 | i;
+	qsort(keys, ctx->n_orphans, sizeof(*keys), cmp_orphan_slot);
+	for (uint32_t i = 1; i < ctx->n_orphans; i++)
+		if (keys[i] >> 32 == keys[i - 1] >> 32)
+			rep[(uint32_t)keys[i]] = true;
+	free(keys);
+	return rep;
+}
+
 /* The orphans, once the tree is walked: an orphan entry naming a live
  * inode is found by its names first, whatever its type. */
 static void push_orphans(struct fsck_walk *w)
 {
 	struct fsck_ctx *ctx = w->ctx;
+	bool *rep = repeated_orphans(ctx);
 
+	if (!rep) {
+		w->err = -ENOMEM;
+		return;
+	}
 	for (uint32_t i = 0; i < ctx->n_orphans; i++) {
 		uint32_t ino = ctx->orphans[i];
 
+		if (rep[i]) {
+			fsck_report(ctx, PR_CP_ORPHAN_INO, FSCK_OBJ(.idx = i, .ino = ino,
+				    .str = "repeated in the orphan list (the kernel's second recovery of it "
+					   "finds no inode and fails the mount)"));
+			continue;
+		}
 		if (ctx->ni[ino].flags & FSCK_NI_QUEUED) {
 			report_reached_orphan(ctx, i, ino);
 			continue;
@@ -1187,6 +1228,7 @@ static void push_orphans(struct fsck_walk *w)
 		fsck_walk_push(w, ino, 0, F2FS_FT_UNKNOWN, ITEM_ORPHAN, NULL);
 		ctx->st.orphans++;
 	}
+	free(rep);
 }
 
 /* Inodes NAT has in use that nothing reached: check them as lost roots. */

@@ -211,6 +211,9 @@ const struct fsck_problem_def fsck_problems[] = {
 	P(INODE_FOOTER, E, false, FIX_INODE_FIELD,
 	  "ino {ino}: the footer of its inode block {blkaddr} is damaged ({str}), the rest is "
 	  "its inode"),
+	P(INODE_EXTRA_FLAG_MISSING, E, false, FIX_INODE_FIELD,
+	  "ino {ino}: no extra attributes flag on a volume with flexible_inline_xattr (the kernel "
+	  "refuses the inode)"),
 	P(DENT_NAME_LEN, E, false, FIX_DENTRY_DROP,
 	  "{path}: dentry slot {idx} has name length {found}"),
 	P(DENT_SLOTS, E, false, FIX_DENTRY_DROP,
