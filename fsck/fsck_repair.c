@@ -90,16 +90,20 @@ static void seal_node(struct fsck_ctx *ctx, struct f2fs_node *n)
 
 /* ---- logs ---- */
 
-/* Whether log t's segment holds blocks in use of the other class (node
- * blocks in a data log's segment or data blocks in a node log's): the
- * kernel never opens a log there, so the checkpoint names the wrong
+/* Whether log t's segment holds blocks in use only of the other class
+ * (node blocks in a data log's segment or data blocks in a node log's):
+ * the kernel never opens a log there, so the checkpoint names the wrong
  * segment. */
 static bool log_on_other_class(const struct repair_run *r, int t)
 {
 	uint32_t segno = r->ctx->fs->curseg_segno[t];
 	uint8_t other_class = t >= CURSEG_HOT_NODE ? 1 : 2;
+	uint8_t own_class = t >= CURSEG_HOT_NODE ? 2 : 1;
 
-	return segno < r->ctx->fs->main_segs && (r->ctx->seg_kind[segno] & other_class);
+	/* a segment holding blocks of both classes is the relocation's: the
+	 * blocks of the other class move out and the log stays */
+	return segno < r->ctx->fs->main_segs && (r->ctx->seg_kind[segno] & other_class) &&
+	       !(r->ctx->seg_kind[segno] & own_class);
 }
 
 /* Whether the checkpoint's log t cannot be kept where it is: a segment
