@@ -1143,7 +1143,7 @@ int f2fs_mountinfo_lookup(const char *mountinfo, dev_t dev, bool *mounted, char 
 }
 
 /* Read a one-line sysfs attribute without its newline. */
-static bool read_sysfs_line(const char *path, char *buf, size_t size)
+bool f2fs_read_sysfs_line(const char *path, char *buf, size_t size)
 {
 	FILE *f = fopen(path, "re");
 	bool ok;
@@ -1178,12 +1178,12 @@ static int check_one_loop(const char *name, const char *real, const struct stat 
 	char extra;
 
 	snprintf(path, sizeof(path), SYS_BLOCK_PATH "/%s/loop/backing_file", name);
-	if (!read_sysfs_line(path, backing, sizeof(backing)))
+	if (!f2fs_read_sysfs_line(path, backing, sizeof(backing)))
 		return 0;	/* not attached */
 	if (!backs_loop(backing, real, st))
 		return 0;
 	snprintf(path, sizeof(path), SYS_BLOCK_PATH "/%s/dev", name);
-	if (!read_sysfs_line(path, devno, sizeof(devno)) ||
+	if (!f2fs_read_sysfs_line(path, devno, sizeof(devno)) ||
 	    sscanf(devno, "%u:%u%c", &maj, &min, &extra) != 2)
 		return 0;
 	return f2fs_mountinfo_lookup(MOUNTINFO_PATH, makedev(maj, min), mounted, where);

@@ -11,6 +11,9 @@
 
 #include "f2fs_dev.h"
 
+/* A one-line sysfs attribute without its newline (lib/device.c). */
+bool f2fs_read_sysfs_line(const char *path, char *buf, size_t size);
+
 int f2fs_dev_read_batch_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n);
 int f2fs_dev_read_batch_view_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n);
 

@@ -674,28 +674,14 @@ static void sysfs_queue_path(char *buf, size_t size, dev_t rdev, const char *wha
 	snprintf(buf, size, "/sys/dev/block/%u:%u/%s", major(rdev), minor(rdev), what);
 }
 
-static bool read_sysfs_word(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "re");
-	bool ok;
-
-	if (!f)
-		return false;
-	ok = fgets(buf, (int)size, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
-}
-
 static enum f2fs_zoned_model sysfs_model(dev_t rdev)
 {
 	char path[128], word[64];
 
 	sysfs_queue_path(path, sizeof(path), rdev, "queue/zoned");
-	if (!read_sysfs_word(path, word, sizeof(word))) {
+	if (!f2fs_read_sysfs_line(path, word, sizeof(word))) {
 		sysfs_queue_path(path, sizeof(path), rdev, "../queue/zoned");	/* a partition */
-		if (!read_sysfs_word(path, word, sizeof(word)))
+		if (!f2fs_read_sysfs_line(path, word, sizeof(word)))
 			return F2FS_ZONED_NONE;
 	}
 	if (strcmp(word, "host-managed") == 0)
@@ -712,9 +698,9 @@ static uint32_t sysfs_max_open(dev_t rdev)
 	uint64_t v;
 
 	sysfs_queue_path(path, sizeof(path), rdev, "queue/max_open_zones");
-	if (!read_sysfs_word(path, word, sizeof(word))) {
+	if (!f2fs_read_sysfs_line(path, word, sizeof(word))) {
 		sysfs_queue_path(path, sizeof(path), rdev, "../queue/max_open_zones");
-		if (!read_sysfs_word(path, word, sizeof(word)))
+		if (!f2fs_read_sysfs_line(path, word, sizeof(word)))
 			return 0;
 	}
 	return parse_u64(word, &v) < 0 || v > UINT32_MAX ? 0 : (uint32_t)v;
@@ -852,7 +838,7 @@ static char *side_file_for(const struct f2fs_dev *dev)
 		if (fstat(dev->fd, &st) < 0)
 			return NULL;
 		sysfs_queue_path(sys, sizeof(sys), st.st_rdev, "loop/backing_file");
-		if (!read_sysfs_word(sys, backing, sizeof(backing)) || backing[0] != '/')
+		if (!f2fs_read_sysfs_line(sys, backing, sizeof(backing)) || backing[0] != '/')
 			return NULL;
 		base = backing;
 	}

@@ -169,6 +169,11 @@ const char *sload_context_of(const struct sload_ctx *c, const char *fs_path, uin
 
 /* sload_quota.c */
 int sload_quota_load(struct sload_ctx *c);
+/* Node nid of the volume as the checkpoint has it: its NAT entry (*e)
+ * and its block (*n); -EFSCORRUPTED when the entry points outside the
+ * main area. */
+int sload_read_node(struct sload_ctx *c, uint32_t nid, struct f2fs_nat_entry *e,
+		    struct f2fs_node *n);
 int sload_quota_charge(struct sload_ctx *c, const struct f2fs_inode *i, int sign);
 int sload_quota_write(struct sload_ctx *c);
 void sload_quota_free(struct sload_ctx *c);

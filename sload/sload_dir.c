@@ -359,11 +359,7 @@ int sload_read_dir_entries(struct sload_ctx *c, const struct f2fs_node *n,
 
 		if (!nid)
 			continue;
-		err = f2fs_nat_get(&c->nat, nid, &e);
-		if (!err && !f2fs_blkaddr_in_main(c->fs, le32_to_cpu(e.block_addr)))
-			err = -EFSCORRUPTED;
-		if (!err)
-			err = f2fs_dev_read(c->fs->dev, le32_to_cpu(e.block_addr), 1, &dn);
+		err = sload_read_node(c, nid, &e, &dn);
 		for (uint32_t k = 0; k < ADDRS_PER_BLOCK && !err; k++)
 			err = collect_block(c, le32_to_cpu(dn.dn.addr[k]), out, nout, &cap,
 					    blocks, nblocks);

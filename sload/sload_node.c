@@ -22,6 +22,18 @@ static bool node_is_indirect(uint32_t ofs)
 	return ofs >= 2 * N_ + 6 && (ofs - (2 * N_ + 6)) % (N_ + 1) == 0;
 }
 
+int sload_read_node(struct sload_ctx *c, uint32_t nid, struct f2fs_nat_entry *e,
+		    struct f2fs_node *n)
+{
+	int err = f2fs_nat_get(&c->nat, nid, e);
+
+	if (!err && !f2fs_blkaddr_in_main(c->fs, le32_to_cpu(e->block_addr)))
+		err = -EFSCORRUPTED;
+	if (!err)
+		err = f2fs_dev_read(c->fs->dev, le32_to_cpu(e->block_addr), 1, n);
+	return err;
+}
+
 /* The log the kernel writes a node to: directories' inodes and direct
  * nodes hot, other files' warm, indirect nodes cold. */
 static int node_log(uint32_t ofs, bool is_dir)

@@ -98,11 +98,7 @@ static int read_file(struct sload_ctx *c, struct sload_quota *q, uint8_t **out, 
 
 		if (!nid)
 			continue;
-		err = f2fs_nat_get(&c->nat, nid, &e);
-		if (!err && !f2fs_blkaddr_in_main(c->fs, le32_to_cpu(e.block_addr)))
-			err = -EFSCORRUPTED;
-		if (!err)
-			err = f2fs_dev_read(c->fs->dev, le32_to_cpu(e.block_addr), 1, &dn);
+		err = sload_read_node(c, nid, &e, &dn);
 		if (!err)
 			err = note_old(q, le32_to_cpu(e.block_addr));
 		q->old_nids[d] = nid;
