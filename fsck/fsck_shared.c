@@ -479,7 +479,8 @@ int fsck_shared_settle(struct fsck_walk *w)
 
 	if (!w->n_losers && !w->n_lost)
 		return 0;
-	qsort(w->losers, w->n_losers, sizeof(*w->losers), cmp_loser);
+	if (w->n_losers)	/* losers is NULL when only lost nodes are to rebuild */
+		qsort(w->losers, w->n_losers, sizeof(*w->losers), cmp_loser);
 	err = fsck_ssa_for_each_data(w->ctx, note_candidate, w);
 	for (uint32_t i = 0; i < w->n_lost && !err && !w->err; i++)
 		rebuild_lost(w, w->lost[i]);
