@@ -156,6 +156,8 @@ int sload_read_dir_entries(struct sload_ctx *c, const struct f2fs_node *n,
 
 /* sload_tree.c */
 int sload_load_tree(struct sload_ctx *c);
+/* len bytes of a source file at off; -EIO when it ends first. */
+int sload_read_full(int fd, uint8_t *buf, size_t len, off_t off);
 
 /* sload_config.c: fs_config and file_contexts */
 int sload_fs_config_load(struct sload_ctx *c, const char *path);

@@ -44,24 +44,6 @@ bool sload_should_compress(const struct sload_ctx *c, const char *name)
 	return false;
 }
 
-static int read_range(int fd, uint8_t *buf, size_t len, off_t off)
-{
-	while (len) {
-		ssize_t r = pread(fd, buf, len, off);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			return -EIO;
-		buf += r;
-		len -= (size_t)r;
-		off += r;
-	}
-	return 0;
-}
-
 /* Whether blocks [first, first + n) hold any data (SEEK_DATA). */
 static bool has_data(int fd, uint64_t first, uint64_t n)
 {
@@ -153,7 +135,7 @@ int sload_write_compressed(struct sload_ctx *c, struct f2fs_node *n, uint32_t in
 		if (first * F2FS_BLKSIZE + bytes > size)
 			bytes = size - first * F2FS_BLKSIZE;
 		memset(b.raw, 0, raw);
-		err = read_range(fd, b.raw, (size_t)bytes, (off_t)(first * F2FS_BLKSIZE));
+		err = sload_read_full(fd, b.raw, (size_t)bytes, (off_t)(first * F2FS_BLKSIZE));
 		if (!err)
 			err = write_cluster(c, &m, &b, first, cn, &saved);
 	}

@@ -177,7 +177,7 @@ static int finish_links(struct sload_ctx *c)
 
 /* ---- one inode of each kind ---- */
 
-static int read_full(int fd, uint8_t *buf, size_t len, off_t off)
+int sload_read_full(int fd, uint8_t *buf, size_t len, off_t off)
 {
 	while (len) {
 		ssize_t r = pread(fd, buf, len, off);
@@ -198,7 +198,7 @@ static int read_full(int fd, uint8_t *buf, size_t len, off_t off)
 static int write_inline(struct f2fs_node *n, int fd, uint64_t size)
 {
 	uint8_t *area = (uint8_t *)&n->i.i_addr[sload_inode_extra_words(&n->i) + 1];
-	int err = size ? read_full(fd, area, (size_t)size, 0) : 0;
+	int err = size ? sload_read_full(fd, area, (size_t)size, 0) : 0;
 
 	n->i.i_inline |= F2FS_INLINE_DATA;
 	if (size)
@@ -233,7 +233,7 @@ static int write_blocks(struct sload_ctx *c, struct sload_fmap *m, int fd, uint6
 			if (b * F2FS_BLKSIZE + bytes > size)
 				bytes = size - b * F2FS_BLKSIZE;
 			memset(c->io + bytes, 0, run * F2FS_BLKSIZE - bytes);
-			err = read_full(fd, c->io, (size_t)bytes, (off_t)(b * F2FS_BLKSIZE));
+			err = sload_read_full(fd, c->io, (size_t)bytes, (off_t)(b * F2FS_BLKSIZE));
 			for (uint64_t k = 0; k < run && !err; k++)
 				err = sload_fmap_add(m, b + k, c->io + k * F2FS_BLKSIZE, log);
 			b += run;
