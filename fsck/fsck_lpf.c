@@ -447,6 +447,21 @@ static int add_entry(struct lpf_run *lr, uint32_t dir, const char *cname, uint32
 
 /* ---- directories without dentry block 0 ---- */
 
+/* A NEW_ADDR slot (a block the kernel reserved and reads as zeroes) that
+ * a new block takes over was already counted in i_blocks and in the
+ * valid blocks: dent_block() counted the new block again. */
+static void replaced_new_addr(struct fsck_ctx *ctx, struct f2fs_node *n, uint32_t old)
+{
+	uint64_t blocks = le64_to_cpu(n->i.i_blocks);
+
+	if (old != NEW_ADDR)
+		return;
+	if (blocks > 1)
+		n->i.i_blocks = cpu_to_le64(blocks - 1);
+	if (ctx->st.new_addr_blocks)
+		ctx->st.new_addr_blocks--;
+}
+
 /* A new dentry block 0 with '.' and '..' for directory ino, whose slot is
  * a hole or was dropped: its address is set when the repair writes it. */
 static int make_block0(struct lpf_run *lr, uint32_t ino, uint32_t parent)
@@ -454,7 +469,7 @@ static int make_block0(struct lpf_run *lr, uint32_t ino, uint32_t parent)
 	struct fsck_ctx *ctx = lr->ctx;
 	struct f2fs_node *n = inode_copy(ctx, ino);
 	struct dent_area a;
-	uint32_t extra;
+	uint32_t extra, old;
 	int err = 0;
 	uint8_t *b;
 
@@ -463,10 +478,12 @@ static int make_block0(struct lpf_run *lr, uint32_t ino, uint32_t parent)
 	extra = fsck_extra_words(&n->i);
 	if (extra >= DEF_ADDRS_PER_INODE)
 		return 0;
+	old = le32_to_cpu(n->i.i_addr[extra]);
 	n->i.i_addr[extra] = 0;
 	b = dent_block(lr, ino, n, 0, BLK_CREATE, &err);
 	if (!b)
 		return err;
+	replaced_new_addr(ctx, n, old);
 	block_area(b, &a);
 	put_entry(&a, 0, (const uint8_t *)".", 1, 0, ino, F2FS_FT_DIR);
 	put_entry(&a, 1, (const uint8_t *)"..", 2, 0, parent, F2FS_FT_DIR);
