@@ -16,6 +16,7 @@
 #include "f2fs_mount.h"
 #include "f2fs_super.h"
 #include "f2fs_ckpt.h"
+#include "f2fs_features.h"
 
 static void read_superblocks(struct f2fs_fs *fs)
 {
@@ -566,6 +567,83 @@ static void choose_copy_checkpoint_agrees(struct f2fs_fs *fs)
 	fs->cp_index = -1;
 }
 
+/* Whether two valid copies differ in their feature word only (and the
+ * checksum that covers it): the geometry is the same under either. */
+static bool copies_differ_in_features_only(const struct f2fs_fs *fs)
+{
+	struct f2fs_super_block a = fs->sb_copy[0], b = fs->sb_copy[1];
+
+	if (a.feature == b.feature)
+		return false;
+	if ((le32_to_cpu(a.feature) ^ le32_to_cpu(b.feature)) & F2FS_FEATURE_RO)
+		return false;
+	b.feature = a.feature;
+	b.crc = a.crc;
+	return !memcmp(&a, &b, sizeof(a));
+}
+
+static bool read_root_inode(struct f2fs_fs *fs, struct f2fs_node *node)
+{
+	struct f2fs_nat_entry e;
+	uint32_t addr;
+
+	if (f2fs_fs_nat_entry(fs, F2FS_ROOT_INO, &e))
+		return false;
+	addr = le32_to_cpu(e.block_addr);
+	if (!f2fs_blkaddr_in_main(fs, addr) || f2fs_dev_read(fs->dev, addr, 1, node))
+		return false;
+	return le32_to_cpu(node->footer.nid) == F2FS_ROOT_INO &&
+	       le32_to_cpu(node->footer.ino) == F2FS_ROOT_INO;
+}
+
+/* Why the kernel would fail to read the root inode (so the mount) under
+ * feature word `features`, for the rules a feature word decides
+ * (sanity_check_inode(), the inode checksum of every inode read); NULL
+ * when none does. */
+static const char *root_refused_by_features(const struct f2fs_fs *fs, uint32_t features,
+					    const struct f2fs_node *root)
+{
+	bool extra = root->i.i_inline & F2FS_EXTRA_ATTR;
+
+	if (f2fs_features_missing_extra_attr(features))
+		return "its features need extra_attr, which it lacks (the kernel refuses every "
+		       "inode, the root first), but the other copy's fit the inodes";
+	if (extra && !(features & F2FS_FEATURE_EXTRA_ATTR))
+		return "it lacks extra_attr, but the root inode has extra attributes (the kernel "
+		       "refuses it), and the other copy's features fit the inodes";
+	if (!extra && (features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR))
+		return "it has flexible_inline_xattr, but the root inode has no extra attributes "
+		       "(the kernel refuses it), and the other copy's features fit the inodes";
+	if (f2fs_inode_has_checksum(features, root) &&
+	    le32_to_cpu(root->i.i_inode_checksum) != f2fs_inode_checksum(fs->inode_chksum_seed, root))
+		return "it has inode_checksum, but the root inode's checksum does not hold (the "
+		       "kernel refuses it), and the other copy's features fit the inodes";
+	return NULL;
+}
+
+/* Salvage: two valid copies that differ in their features only, and the
+ * kernel would refuse the root inode under the first copy's (the one it
+ * takes) but not under the other's: the first is the damaged one. */
+static void choose_copy_root_agrees(struct f2fs_fs *fs)
+{
+	int first = fs->sb_index, other = 1 - first;
+	struct f2fs_node root;
+	const char *why;
+
+	if (first < 0 || fs->salvage.sb_rebuilt || fs->salvage.sb_cp_disagrees >= 0 ||
+	    fs->sb_check[other].err || !copies_differ_in_features_only(fs) ||
+	    !read_root_inode(fs, &root))
+		return;
+	why = root_refused_by_features(fs, le32_to_cpu(fs->sb_copy[first].feature), &root);
+	if (!why || root_refused_by_features(fs, le32_to_cpu(fs->sb_copy[other].feature), &root))
+		return;
+	fs->sb_index = other;
+	fs->sb = fs->sb_copy[other];
+	fs->features = le32_to_cpu(fs->sb.feature);
+	fs->salvage.sb_cp_disagrees = first;
+	fs->salvage.sb_cp_disagrees_why = why;
+}
+
 static int open_volume(struct f2fs_fs *fs, bool salvage)
 {
 	const char *why;
@@ -586,6 +664,8 @@ static int open_volume(struct f2fs_fs *fs, bool salvage)
 		load_cursegs(fs, salvage);
 	if (!err && salvage)
 		summaries_from_older_pack(fs);
+	if (!err && salvage)
+		choose_copy_root_agrees(fs);
 	if (!fs->salvage.sb_rebuilt && !fs->salvage.cp_crc_only)
 		return err;
 	if (err && err != -EFSCORRUPTED && err != -EFSBADCRC)
