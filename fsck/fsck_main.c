@@ -26,6 +26,7 @@
 
 #include "config.h"
 #include "f2fs_err.h"
+#include "f2fs_undo.h"
 #include "fsck.h"
 
 static void usage(FILE *f)
@@ -39,6 +40,8 @@ static void usage(FILE *f)
 		"  -n, -N          check only, answer no to everything (default)\n"
 		"                  (-n, -y and -a/-p exclude each other)\n"
 		"  --dry-run       check and compute the repair, show what it would write; never writes\n"
+		"  --undo FILE     save every block the repair overwrites in FILE (a new file)\n"
+		"                  first; undo.f2fs FILE device puts them back\n"
 		"  -d N            debug level (diagnostics on stderr)\n"
 		"  -l              print the superblock and checkpoint and exit\n"
 		"  -t              print the directory tree while checking\n"
@@ -68,7 +71,7 @@ static void list_problems(void)
 }
 
 enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP, OPT_PROBLEMS, OPT_WRITE_LIMIT,
-       OPT_NAT_READ, OPT_NOLINEAR_LOOKUP };
+       OPT_NAT_READ, OPT_NOLINEAR_LOOKUP, OPT_UNDO };
 
 static const struct option long_opts[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -81,6 +84,7 @@ static const struct option long_opts[] = {
 	{ "nolinear-lookup", required_argument, NULL, OPT_NOLINEAR_LOOKUP },
 	{ "list-problems", no_argument, NULL, OPT_PROBLEMS },
 	{ "write-limit", required_argument, NULL, OPT_WRITE_LIMIT },
+	{ "undo", required_argument, NULL, OPT_UNDO },
 	{ "nat-read", required_argument, NULL, OPT_NAT_READ },
 	{ NULL, 0, NULL, 0 },
 };
@@ -201,6 +205,7 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 			o->write_limit = (uint64_t)v;
 			break;
 		case OPT_DRY_RUN: o->dry_run = true; break;
+		case OPT_UNDO: o->undo_file = optarg; break;
 		case OPT_JSON: o->json = true; break;
 		case 'd':
 			if (!parse_uint(optarg, 100, &v)) {
@@ -252,6 +257,11 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 		return FSCK_EXIT_USAGE;
 	}
 	o->device = argv[optind];
+	if (o->undo_file && access(o->undo_file, F_OK) == 0) {
+		fprintf(stderr, "fsck.f2fs: undo file %s exists; remove it or name a new one\n",
+			o->undo_file);
+		return FSCK_EXIT_USAGE;
+	}
 	if (o->json && (o->tree || o->list_only)) {
 		fprintf(stderr, "fsck.f2fs: --json cannot be combined with -t or -l, which print text\n");
 		return FSCK_EXIT_USAGE;
@@ -538,6 +548,20 @@ static int64_t recheck(const struct fsck_ctx *parent)
 	return n;
 }
 
+/* Close the undo file after the repair's writes (the device is flushed
+ * first); its error replaces a successful outcome. */
+static int finish_undo(struct fsck_ctx *ctx, int outcome)
+{
+	int err = f2fs_dev_finish_undo(ctx->fs->dev);
+
+	if (err) {
+		fsck_diag(ctx, "the undo file %s is incomplete: %s", ctx->opt.undo_file,
+			  f2fs_strerror(err));
+		return err;
+	}
+	return outcome;
+}
+
 /* Repair what the check recorded; returns the exit code. */
 static int repair(struct fsck_ctx *ctx)
 {
@@ -551,7 +575,17 @@ static int repair(struct fsck_ctx *ctx)
 		fsck_print_repair(ctx, "refused", 0);
 		return FSCK_EXIT_UNCORRECTED;
 	}
+	if (ctx->opt.undo_file && !ctx->opt.dry_run) {
+		err = f2fs_dev_start_undo(ctx->fs->dev, ctx->opt.undo_file);
+		if (err) {
+			fsck_fail(ctx, "undo_failed", "cannot write the undo file %s: %s "
+				  "(nothing was written)", ctx->opt.undo_file, f2fs_strerror(err));
+			return FSCK_EXIT_ERROR;
+		}
+	}
 	err = fsck_repair_apply(ctx, &written);
+	if (!err || err == -EAGAIN)
+		err = finish_undo(ctx, err);
 	if (err == -EAGAIN) {
 		fsck_print_repair(ctx, "refused", 0);
 		return FSCK_EXIT_UNCORRECTED;
