@@ -695,6 +695,17 @@ static void walk_xattr_node(struct fsck_walk *w, const struct f2fs_node *inode)
 	w->xnid = 0;
 }
 
+/* Whether the root keeps its entries inline and owns no block besides its
+ * inode block (no xattr node either).  f2fs_iget() gives the VFS inode
+ * i_blocks minus that inode block, and f2fs_fill_super() refuses a root
+ * whose VFS i_blocks is 0: the volume does not mount.  Only the root is
+ * held to this; any other inline directory is fine. */
+static bool root_owns_nothing(const struct fsck_file *f, const struct f2fs_inode *ri)
+{
+	return f->ino == F2FS_ROOT_INO && f->is_dir && (ri->i_inline & F2FS_INLINE_DENTRY) &&
+	       f->counted <= 1;
+}
+
 static void check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
 {
 	struct fsck_ctx *ctx = w->ctx;
@@ -727,6 +738,10 @@ static void check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
 		if (c)
 			c->i.i_size = cpu_to_le64(inl ? 4 * (uint64_t)(f->addrs_per_inode - 1) :
 						  (f->last_data ? f->last_data : 1) * F2FS_BLKSIZE);
+	}
+	if (root_owns_nothing(f, ri)) {
+		fsck_report(ctx, PR_ROOT_INLINE, FSCK_OBJ(.ino = f->ino));
+		fsck_fix_root_uninline(ctx);
 	}
 	if (f->ext_len && (f->ext_mismatch || f->ext_match != f->ext_len)) {
 		fsck_report(ctx, PR_INODE_EXTENT, FSCK_OBJ(.ino = f->ino, .blkaddr = f->ext_blk,
