@@ -17,7 +17,7 @@ B=${1:-$(pwd)}
 LEAKS=${2:-2000}
 FSCK=$B/fsck/fsck.f2fs
 MKFS=$B/mkfs/mkfs.f2fs
-INJECT=$B/fsck/inject.f2fs
+INJECT=$B/inject/inject.f2fs
 CACHE=${BENCH_CACHE:-/var/tmp/f2fs-bench}
 for t in "$FSCK" "$MKFS" "$INJECT"; do
 	[ -x "$t" ] || { echo "missing $t (build it first)" >&2; exit 1; }

@@ -13,7 +13,7 @@ set -u
 build=${1:-}
 [ -n "$build" ] || { [ -x build/mkfs/mkfs.f2fs ] && build=build || build=.; }
 OUR_MKFS=$build/mkfs/mkfs.f2fs
-OUR_DUMP=$build/fsck/dump.f2fs
+OUR_DUMP=$build/dump/dump.f2fs
 for t in "$OUR_MKFS" "$OUR_DUMP" /usr/sbin/mkfs.f2fs /usr/sbin/dump.f2fs /usr/bin/time; do
 	[ -x "$t" ] || { echo "tools-bench: missing $t" >&2; exit 1; }
 done

@@ -18,7 +18,7 @@ build=$(cd "${1:-$top/build}" && pwd)
 runs=${BENCH_RUNS:-5}
 tmp=$(mktemp -d "${BENCH_TMP:-/tmp}/zone-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-MKFS=$build/mkfs/mkfs.f2fs DUMP=$build/fsck/dump.f2fs FSCK=$build/fsck/fsck.f2fs
+MKFS=$build/mkfs/mkfs.f2fs DUMP=$build/dump/dump.f2fs FSCK=$build/fsck/fsck.f2fs
 for t in "$MKFS" "$DUMP" "$FSCK" "$build/lib/libf2fs.a"; do
 	[ -e "$t" ] || { echo "zone-bench: $t not built" >&2; exit 1; }
 done

@@ -1,5 +1,3 @@
-# fsck/: fsck.f2fs, dump.f2fs and inject.f2fs, each listing its own files
-# in a fragment.
+# fsck/: fsck.f2fs, whose sources are listed in fsck/fsck.mk.  dump.f2fs
+# and inject.f2fs live in dump/ and inject/.
 include fsck/fsck.mk
-include fsck/dump.mk
-include fsck/inject.mk

@@ -18,8 +18,8 @@ export LC_ALL
 
 MKFS=${MKFS_F2FS:-$top_builddir/mkfs/mkfs.f2fs}
 FSCK=${FSCK_F2FS:-$top_builddir/fsck/fsck.f2fs}
-DUMP=${DUMP_F2FS:-$top_builddir/fsck/dump.f2fs}
-INJECT=${INJECT_F2FS:-$top_builddir/fsck/inject.f2fs}
+DUMP=${DUMP_F2FS:-$top_builddir/dump/dump.f2fs}
+INJECT=${INJECT_F2FS:-$top_builddir/inject/inject.f2fs}
 FSCK_ORACLE=${FSCK_ORACLE:-/usr/sbin/fsck.f2fs}
 MKFS_ORACLE=${MKFS_ORACLE:-/usr/sbin/mkfs.f2fs}
 DUMP_ORACLE=${DUMP_ORACLE:-/usr/sbin/dump.f2fs}

@@ -14,7 +14,7 @@ kt_begin linear-lookup "casefold volume with linear lookup disabled by our fsck 
 
 img=$KWORK/ll.img
 encoding_flags() {
-	"$top_builddir/fsck/dump.f2fs" --json "$img" 2>/dev/null |
+	"$top_builddir/dump/dump.f2fs" --json "$img" 2>/dev/null |
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["superblock"]["s_encoding_flags"])'
 }
 if kt_mkfs "$img" 256M -O casefold -C utf8; then

@@ -83,7 +83,7 @@ check "--zones on a multi-device volume: the member's zones at its volume addres
 
 # --sections: a section is full when every block up to its zone's
 # capacity is valid (a 2 MiB capacity: one segment of 512 blocks).
-INJECT=$top_builddir/fsck/inject.f2fs
+INJECT=$top_builddir/inject/inject.f2fs
 [ -x "$INJECT" ] || hard_error "inject.f2fs not built: $INJECT"
 img2=$WORK/cap.img
 truncate -s 1536M "$img2"

@@ -30,8 +30,8 @@ class Tools:
     def __init__(self, builddir, env=os.environ):
         self.builddir = os.path.abspath(builddir)
         self.fsck = env.get('FSCK_F2FS', os.path.join(self.builddir, 'fsck/fsck.f2fs'))
-        self.inject = env.get('INJECT_F2FS', os.path.join(self.builddir, 'fsck/inject.f2fs'))
-        self.dump = env.get('DUMP_F2FS', os.path.join(self.builddir, 'fsck/dump.f2fs'))
+        self.inject = env.get('INJECT_F2FS', os.path.join(self.builddir, 'inject/inject.f2fs'))
+        self.dump = env.get('DUMP_F2FS', os.path.join(self.builddir, 'dump/dump.f2fs'))
         self.mkfs = env.get('MKFS_F2FS', os.path.join(self.builddir, 'mkfs/mkfs.f2fs'))
         self.fsck_oracle = env.get('FSCK_ORACLE', '/usr/sbin/fsck.f2fs')
         self.mkfs_oracle = env.get('MKFS_ORACLE', '/usr/sbin/mkfs.f2fs')

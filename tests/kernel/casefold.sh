@@ -27,7 +27,7 @@ if kt_mkfs "$img" 256M -O casefold -C utf8; then
 		fi
 		# A wrong hash for Straße must be found.
 		ino=$("$OUR_FSCK" -t "$img" 2>/dev/null | awk -F'\t' '$2 ~ /^\/d\/Stra/ { print $1; exit }')
-		inject=$top_builddir/fsck/inject.f2fs
+		inject=$top_builddir/inject/inject.f2fs
 		if [ -n "$ino" ] && [ -x "$inject" ] &&
 		   "$inject" --dent --nid "$ino" --mb d_hash --val 1234 "$img" > "$KWORK/inj.out" 2>&1; then
 			"$OUR_FSCK" "$img" > "$KWORK/bad.out" 2>&1

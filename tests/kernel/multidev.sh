@@ -19,7 +19,7 @@ if kt_mkfs "$d0" 64M -l k-multidev -c "$d1" -c "$d2"; then
 		"md0=$d0" "md1=$d1" "md2=$d2" || kt_bad "guest run failed (verdict $KT_GUEST_RC)"
 	kt_fsck "$d0" multidev
 	# The test means something only if the kernel wrote past device 0.
-	dump=$top_builddir/fsck/dump.f2fs
+	dump=$top_builddir/dump/dump.f2fs
 	if [ -x "$dump" ]; then
 		own=$("$dump" "$d0" 2>/dev/null | awk '
 			$1 == "segment0_blkaddr" { gsub(/[]:[]/, " "); s0 = $NF }

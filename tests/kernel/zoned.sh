@@ -21,13 +21,13 @@ if [ ! -f "$static/Makefile" ]; then
 		LDFLAGS=-static) > "$KWORK/static-configure.log" 2>&1 ||
 		kt_abort "cannot configure the static build (see $KWORK/static-configure.log)"
 fi
-make -C "$static" mkfs/mkfs.f2fs fsck/fsck.f2fs fsck/dump.f2fs fsck/inject.f2fs > "$KWORK/static-make.log" 2>&1 ||
+make -C "$static" mkfs/mkfs.f2fs fsck/fsck.f2fs dump/dump.f2fs inject/inject.f2fs > "$KWORK/static-make.log" 2>&1 ||
 	kt_abort "cannot build the static tools (see $KWORK/static-make.log)"
 
 # The tools disk: ours, and f2fs-tools' binaries with their libraries.
 T=$KWORK/tools
 mkdir -p "$T/ours" "$T/ref/bin" "$T/ref/lib" || kt_abort "cannot create $T"
-cp "$static/mkfs/mkfs.f2fs" "$static/fsck/fsck.f2fs" "$static/fsck/dump.f2fs" "$static/fsck/inject.f2fs" \
+cp "$static/mkfs/mkfs.f2fs" "$static/fsck/fsck.f2fs" "$static/dump/dump.f2fs" "$static/inject/inject.f2fs" \
 	"$T/ours/" ||
 	kt_abort "cannot copy the static tools"
 ref_mkfs=$(command -v mkfs.f2fs || echo /usr/sbin/mkfs.f2fs)

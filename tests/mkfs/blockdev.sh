@@ -129,7 +129,7 @@ expect_f2fs "unmounted ext4 with -f" -f -s 128
 printf 'zone_size 96M\nzone_capacity 80M\nconventional 2\n' >"$BACKING.zones"
 add_cleanup "rm -f '$BACKING.zones'"
 run_mkfs zoned -f -q -m "$LOOP"
-run_cmd zoneddump "$top_builddir/fsck/dump.f2fs" --zones "$LOOP"
+run_cmd zoneddump "$top_builddir/dump/dump.f2fs" --zones "$LOOP"
 if [ "$RC" = 0 ] && grep -q "host-managed (emulated), 53 zones" "$WORK/zoneddump.out" &&
    grep -q "^zone [0-9]* 1 open" "$BACKING.zones"; then
 	pass "loop device over an image with IMAGE.zones: mkfs -m, write pointers kept"

@@ -43,7 +43,7 @@ done
 
 # Our fsck and dump open the other devices from the superblock's list:
 # the volume is clean for our fsck too, and dump reads the main area.
-OUR_FSCK=$top_builddir/fsck/fsck.f2fs OUR_DUMP=$top_builddir/fsck/dump.f2fs
+OUR_FSCK=$top_builddir/fsck/fsck.f2fs OUR_DUMP=$top_builddir/dump/dump.f2fs
 [ -x "$OUR_FSCK" ] && [ -x "$OUR_DUMP" ] || hard_error "our fsck.f2fs/dump.f2fs are not built"
 run_cmd "ourfsck" "$OUR_FSCK" "$d0"
 if [ "$RC" = 0 ]; then

@@ -30,7 +30,7 @@
 require_tools
 make_workdir
 command -v python3 >/dev/null || hard_error "python3 not found"
-OUR_FSCK=$top_builddir/fsck/fsck.f2fs OUR_DUMP=$top_builddir/fsck/dump.f2fs
+OUR_FSCK=$top_builddir/fsck/fsck.f2fs OUR_DUMP=$top_builddir/dump/dump.f2fs
 [ -x "$OUR_FSCK" ] && [ -x "$OUR_DUMP" ] || hard_error "our fsck.f2fs/dump.f2fs are not built"
 
 # Device paths go into the superblock of a multi-device volume (63

@@ -14,7 +14,7 @@
 KSRC=$top_srcdir/tests/kernel
 SLOAD=${SLOAD_F2FS:-$top_builddir/sload/sload.f2fs}
 MKFS_ORACLE=${MKFS_ORACLE:-/usr/sbin/mkfs.f2fs}
-INJECT=$top_builddir/fsck/inject.f2fs
+INJECT=$top_builddir/inject/inject.f2fs
 
 kt_begin sload-kernel "sload.f2fs images read back by the kernel, then GC"
 [ -x "$SLOAD" ] || kt_abort "sload.f2fs not built: $SLOAD"
