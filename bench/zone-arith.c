@@ -2,10 +2,10 @@
  * zone-arith.c - bench/zone-bench.sh's timing of the zone arithmetic of
  * include/f2fs_zone.h: the zone of a block and the block's offset in it
  * (f2fs_zone_no, f2fs_zone_blkoff: a shift for power-of-two zone sizes, a
- * division otherwise) over pseudo-random block addresses of a 16 TiB
- * address space, beside an unconditional division for reference (what
- * the helpers would cost without the power-of-two path), best of several
- * runs, in nanoseconds per lookup.
+ * multiplication by a precomputed reciprocal otherwise) over pseudo-random
+ * block addresses of a 16 TiB address space, beside an unconditional
+ * division for reference, best of several runs, in nanoseconds per
+ * lookup.
  *
  *   zone-arith [zone-blocks...]   (default: 2^16, 2^18, 24576, 51200, 256000)
  */
@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 		f2fs_zdiv_init(&zd.zdiv, zd.zone_blocks);
 		printf("zone %8" PRIu64 " blocks (%5" PRIu64 " MiB): f2fs_zone.h (%s) %.2f ns, "
 		       "always dividing %.2f ns per lookup\n", zd.zone_blocks, zd.zone_blocks / 256,
-		       zd.zdiv.pow2 ? "shift" : "division", best_of(&zd, false, &sink),
+		       zd.zdiv.pow2 ? "shift" : "reciprocal", best_of(&zd, false, &sink),
 		       best_of(&zd, true, &sink));
 	}
 	fprintf(stderr, "(checksum %" PRIu64 ")\n", sink);

@@ -76,6 +76,8 @@ struct fsck_opts {
 	bool recheck;		/* the check after a repair */
 	bool preen_rw;		/* preen's second run, with write access */
 	uint64_t write_limit;	/* --write-limit N (test hook): drop writes after N */
+	const char *zone_model;	/* --zone-model FILE: the first device's
+				 * emulated zones (lib/zone.c) */
 	int nat_read;		/* --nat-read=single|batch (bench): read the NAT blocks
 				 * the commit rewrites before it, timed; 0 = not */
 	int nolinear_lookup;	/* --nolinear-lookup=0|1; -1 when not given */

@@ -374,6 +374,12 @@ void fsck_fix_root(struct fsck_ctx *ctx)
 		ctx->rep->root_rebuild = true;
 }
 
+void fsck_fix_root_uninline(struct fsck_ctx *ctx)
+{
+	if (ctx->rep)
+		ctx->rep->root_uninline = true;
+}
+
 void fsck_fix_block0(struct fsck_ctx *ctx, uint32_t ino, uint32_t parent)
 {
 	struct fsck_repair *r = ctx->rep;

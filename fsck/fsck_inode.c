@@ -6,6 +6,7 @@
  * checksum, i_mode, i_namelen, directory depth; and the xattr list (inline
  * area followed by the xattr node).  Fills w->file for the block walk.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -176,7 +177,7 @@ static bool check_compression(struct fsck_walk *w, uint32_t ino, const struct f2
 			c->i.i_log_cluster_size = MIN_LOG_CLUSTER;
 		return false;
 	}
-	if (!S_ISREG(le16_to_cpu(ri->i_mode)))
+	if (!S_ISREG(f->mode))
 		return true;	/* on a directory: inherited by new files */
 	f->compressed = true;
 	f->cluster = 1u << ri->i_log_cluster_size;
@@ -244,7 +245,7 @@ static void check_inline_data(struct fsck_walk *w, uint32_t ino, const struct f2
 			      uint32_t max_inline)
 {
 	struct fsck_ctx *ctx = w->ctx;
-	uint16_t mode = le16_to_cpu(ri->i_mode);
+	uint16_t mode = w->file.mode;	/* as mode_from_evidence() takes it */
 	struct f2fs_node *c;
 
 	if (!(ri->i_inline & F2FS_INLINE_DATA))
@@ -288,7 +289,7 @@ static void check_inline_dentry_reserve(struct fsck_walk *w, uint32_t ino,
 	uint32_t word = fsck_extra_words(ri);
 	struct f2fs_node *c;
 
-	if (!(ri->i_inline & F2FS_INLINE_DENTRY) || !S_ISDIR(le16_to_cpu(ri->i_mode)) ||
+	if (!(ri->i_inline & F2FS_INLINE_DENTRY) || !S_ISDIR(w->file.mode) ||
 	    !ri->i_addr[word])
 		return;
 	REPORT(PR_INODE_INLINE_DENTRY, .found = le32_to_cpu(ri->i_addr[word]),
@@ -324,12 +325,13 @@ static void check_ext(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode
 	f->ext_mismatch = false;
 }
 
-static void check_misc(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri)
+/* mode: i_mode as the check takes it (mode_from_evidence()). */
+static void check_misc(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri,
+		       uint16_t mode)
 {
 	struct fsck_ctx *ctx = w->ctx;
 	uint32_t xnid = le32_to_cpu(ri->i_xattr_nid);
 	uint32_t flags = le32_to_cpu(ri->i_flags);
-	uint16_t mode = le16_to_cpu(ri->i_mode);
 	struct f2fs_node *c;
 
 	if (le64_to_cpu(ri->i_blocks) == 0)
@@ -377,18 +379,123 @@ static void check_misc(struct fsck_walk *w, uint32_t ino, const struct f2fs_inod
  * whose entry reached the directory; the directory pass holds '..' to it.
  */
 static void check_dir_pino(struct fsck_walk *w, uint32_t ino, const struct fsck_item *it,
-			   const struct f2fs_inode *ri)
+			   const struct f2fs_inode *ri, uint16_t mode)
 {
 	struct fsck_ctx *ctx = w->ctx;
 	uint32_t pino = le32_to_cpu(ri->i_pino);
 	struct f2fs_node *c;
 
-	if (!S_ISDIR(le16_to_cpu(ri->i_mode)) || it->kind != ITEM_NS || !it->parent ||
+	if (!S_ISDIR(mode) || it->kind != ITEM_NS || !it->parent ||
 	    ino == F2FS_ROOT_INO || pino == it->parent)
 		return;
 	REPORT(PR_INODE_DIR_PINO, .found = pino, .expected = it->parent);
 	if ((c = FIX()))
 		c->i.i_pino = cpu_to_le32(it->parent);
+}
+
+/* Whether a dentry area starts as every directory's does: slot 0 '.'
+ * naming ino itself, slot 1 '..'. */
+static bool area_has_dots(const uint8_t *bitmap, const struct f2fs_dir_entry *de,
+			  const uint8_t (*names)[F2FS_SLOT_LEN], uint32_t ino)
+{
+	return (bitmap[0] & 3) == 3 && le16_to_cpu(de[0].name_len) == 1 && names[0][0] == '.' &&
+	       le32_to_cpu(de[0].ino) == ino && le16_to_cpu(de[1].name_len) == 2 &&
+	       !memcmp(names[1], "..", 2);
+}
+
+static bool inline_has_dots(const struct fsck_ctx *ctx, const struct f2fs_inode *ri, uint32_t ino)
+{
+	uint32_t extra = fsck_extra_words(ri), ixa = fsck_inline_xattr_addrs(ctx, ri);
+	uint32_t size, nslots, bm;
+	const uint8_t *base;
+
+	if (extra + ixa + 1 >= DEF_ADDRS_PER_INODE)
+		return false;
+	size = 4 * (DEF_ADDRS_PER_INODE - extra - ixa - 1);
+	nslots = size * 8 / ((SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) * 8 + 1);
+	bm = (nslots + 7) / 8;
+	base = (const uint8_t *)&ri->i_addr[extra + 1];
+	base += bm + (size - (nslots * (SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) + bm));
+	return nslots >= 2 &&
+	       area_has_dots((const uint8_t *)&ri->i_addr[extra + 1], (const void *)base,
+			     (const void *)(base + (size_t)nslots * SIZE_OF_DIR_ENTRY), ino);
+}
+
+/* The inode's first block as a directory holds it: 1 when it starts with
+ * '.' and '..', 0 when it is a block that does not, -1 when there is no
+ * block to look at. */
+static int block0_has_dots(const struct fsck_ctx *ctx, const struct f2fs_inode *ri, uint32_t ino)
+{
+	uint32_t extra = fsck_extra_words(ri);
+	uint32_t addr = extra < DEF_ADDRS_PER_INODE ? le32_to_cpu(ri->i_addr[extra]) : 0;
+	struct f2fs_dentry_block *b;
+	int dots;
+
+	if (!fsck_addr_in_main(ctx, addr))
+		return -1;
+	b = malloc(sizeof(*b));
+	if (!b || f2fs_dev_read(ctx->fs->dev, addr, 1, b)) {
+		free(b);
+		return -1;
+	}
+	dots = area_has_dots(b->dentry_bitmap, b->dentry, (const void *)b->filename, ino);
+	free(b);
+	return dots;
+}
+
+/* Whether the inode's contents are a directory's (1), a regular file's
+ * (0), or cannot tell (-1).  The kernel sets the inline dentry flag on
+ * directories only and inline data on files and symlinks only; a dentry
+ * area always starts with '.' and '..'; a directory's size is whole
+ * blocks unless it is inline. */
+static int contents_type(const struct fsck_ctx *ctx, const struct f2fs_inode *ri, uint32_t ino)
+{
+	int dots;
+
+	if (ri->i_inline & F2FS_INLINE_DENTRY)
+		return inline_has_dots(ctx, ri, ino) ? 1 : -1;
+	if (ri->i_inline & F2FS_INLINE_DATA)
+		return 0;
+	dots = block0_has_dots(ctx, ri, ino);
+	if (dots >= 0)
+		return dots;
+	return le64_to_cpu(ri->i_size) % F2FS_BLKSIZE ? 0 : -1;
+}
+
+/* A valid i_mode of another type than both the entry that names the
+ * inode and its contents show: one damaged word turned a directory into
+ * a file (the kernel then refuses the inode for its inline dentry flag,
+ * or reads its dentry blocks as file data, and its children are cut
+ * off), or a file into a directory (whose blocks a repair would rewrite
+ * as dentry blocks).  The type comes back; the permission bits stay
+ * unless the owner has none, which no directory or file mkdir, mkfs or
+ * sload makes has.  Returns the mode to check the inode with. */
+static uint16_t mode_from_evidence(struct fsck_walk *w, uint32_t ino, const struct fsck_item *it,
+				   const struct f2fs_inode *ri, uint16_t mode)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint16_t want, perm = mode & 07777;
+	struct f2fs_node *c;
+	int looks;
+
+	if (it->kind != ITEM_NS || !it->loc.dir_ino || ino == F2FS_ROOT_INO)
+		return mode;
+	if (it->ftype == F2FS_FT_DIR && !S_ISDIR(mode))
+		want = S_IFDIR;
+	else if (it->ftype == F2FS_FT_REG_FILE && S_ISDIR(mode))
+		want = S_IFREG;
+	else
+		return mode;
+	looks = contents_type(ctx, ri, ino);
+	if (looks != (want == S_IFDIR ? 1 : 0))
+		return mode;
+	if (!(perm & 0700))
+		perm = want == S_IFDIR ? 0755 : 0644;
+	REPORT(PR_INODE_MODE_TYPE, .found = mode, .expected = (uint16_t)(want | perm),
+	       .str = want == S_IFDIR ? "a directory" : "a regular file");
+	if ((c = FIX()))
+		c->i.i_mode = cpu_to_le16((uint16_t)(want | perm));
+	return (uint16_t)(want | perm);
 }
 
 /* An invalid i_mode: take the type from the entry that named it. */
@@ -422,7 +529,6 @@ bool fsck_check_inode_fields(struct fsck_walk *w, const struct fsck_item *it,
 	f->ino = ino;
 	f->mode = le16_to_cpu(ri->i_mode);
 	f->ftype = fsck_mode_to_ftype(f->mode);
-	f->is_dir = S_ISDIR(f->mode);
 	f->i_size = le64_to_cpu(ri->i_size);
 	f->keep_size = ri->i_advise & FADVISE_KEEP_SIZE_BIT;
 	f->verity = ri->i_advise & FADVISE_VERITY_BIT;
@@ -431,9 +537,13 @@ bool fsck_check_inode_fields(struct fsck_walk *w, const struct fsck_item *it,
 	if (f->ftype == F2FS_FT_UNKNOWN) {
 		REPORT(PR_INODE_MODE, .found = f->mode, .blkaddr = addr);
 		fix_mode(w, ino, it);
+	} else {
+		f->mode = mode_from_evidence(w, ino, it, ri, f->mode);
+		f->ftype = fsck_mode_to_ftype(f->mode);
 	}
-	check_misc(w, ino, ri);
-	check_dir_pino(w, ino, it, ri);
+	f->is_dir = S_ISDIR(f->mode);
+	check_misc(w, ino, ri, f->mode);
+	check_dir_pino(w, ino, it, ri, f->mode);
 	if (!check_extra(w, ino, ri))
 		return false;
 	extra = fsck_extra_words(ri);

@@ -21,7 +21,9 @@
  * inodes, the entries the check found outside the bucket of their hash
  * (rep->dent_moves) move to it: inserted again by that hash, then dropped
  * where they were; so do the entries the check took out of slots 0 and 1
- * for '.' and '..' (rep->readds).
+ * for '.' and '..' (rep->readds).  Last, a root that keeps its entries
+ * inline and owns no other block (rep->root_uninline: the kernel refuses
+ * to mount it) has them moved to a dentry block.
  *
  * Entries are inserted as the kernel does (format notes §8.2): the first
  * level from 0 whose bucket for the name's hash has room, blocks created
@@ -312,6 +314,23 @@ static int add_to_blocks(struct lpf_run *lr, uint32_t dir, struct f2fs_node *n, 
 	return -ENOSPC;
 }
 
+/* Without flexible_inline_xattr an inline directory has an inline xattr
+ * area (ixa words before the end of i_addr) whatever its inline xattr
+ * flag says; once it is not inline, only that flag keeps the area.  Set
+ * it when the area holds anything, so that the xattrs stay and their
+ * words are not taken for block addresses. */
+static void keep_inline_xattrs(const struct fsck_ctx *ctx, struct f2fs_node *n, uint32_t ixa)
+{
+	uint32_t now = fsck_inline_xattr_addrs(ctx, &n->i);
+
+	for (uint32_t i = DEF_ADDRS_PER_INODE - ixa; now < ixa && i < DEF_ADDRS_PER_INODE - now; i++) {
+		if (n->i.i_addr[i]) {
+			n->i.i_inline |= F2FS_INLINE_XATTR;
+			return;
+		}
+	}
+}
+
 /* Turn inline directory n into one with dentry block 0: '.' and '..' go
  * to slots 0 and 1, every other entry is inserted again by its hash. */
 static int convert_inline(struct lpf_run *lr, uint32_t dir, struct f2fs_node *n)
@@ -339,6 +358,7 @@ static int convert_inline(struct lpf_run *lr, uint32_t dir, struct f2fs_node *n)
 		free(saved);
 		return err ? err : -ENOSPC;
 	}
+	keep_inline_xattrs(ctx, n, ixa);
 	inline_area(ctx, (struct f2fs_node *)saved, &in);
 	block_area(b, &out);
 	for (uint32_t i = 0; i < nslots && !err;) {
@@ -1115,6 +1135,25 @@ static bool wants_entry(struct lpf_run *lr, uint32_t ino)
 	return true;
 }
 
+/* The root keeps its entries inline and owns no other block (the kernel
+ * refuses to mount it): they go to a dentry block, after every other
+ * edit of the root's entries. */
+static int uninline_root(struct lpf_run *lr)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	struct f2fs_node *n = inode_copy(ctx, F2FS_ROOT_INO);
+	int err;
+
+	if (!n)
+		return ctx->rep->err ? ctx->rep->err : -ENOMEM;
+	if (!(n->i.i_inline & F2FS_INLINE_DENTRY))
+		return 0;
+	err = convert_inline(lr, F2FS_ROOT_INO, n);
+	if (!err)
+		fsck_diag(ctx, "the root's inline entries moved to a dentry block");
+	return err;
+}
+
 int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 {
 	struct fsck_repair *rep = ctx->rep;
@@ -1123,7 +1162,7 @@ int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 	int err;
 
 	if (!rep || (!rep->n_lost && !rep->n_block0 && !rep->n_dent_moves && !rep->n_readds &&
-		     !rep->root_rebuild)) {
+		     !rep->root_rebuild && !rep->root_uninline)) {
 		free(lr);
 		return 0;
 	}
@@ -1174,6 +1213,8 @@ int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 		fsck_diag(ctx, "reconnected %u inodes into /lost+found", done);
 	if (!err && rep->root_rebuild)
 		err = set_root_links(lr);
+	else if (!err && rep->root_uninline)
+		err = uninline_root(lr);
 	free(lr->nb);
 	free(lr->chain_inos);
 	free(lr->dent_inos);

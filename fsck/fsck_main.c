@@ -22,10 +22,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
 #include "f2fs_err.h"
+#include "f2fs_zone.h"
 #include "fsck.h"
 
 static void usage(FILE *f)
@@ -44,6 +46,7 @@ static void usage(FILE *f)
 		"  -t              print the directory tree while checking\n"
 		"  -C fd           progress lines to file descriptor fd (0: a bar on a terminal)\n"
 		"  --json          report as one JSON document on stdout\n"
+		"  --zone-model FILE  the device's emulated zones (default: DEVICE.zones)\n"
 		"  -V, --version   print the version and exit\n"
 		"  -h, --help      print this help and exit\n"
 		"  --nolinear-lookup=0|1  casefolded volumes: let the kernel fall back to a linear\n"
@@ -68,7 +71,7 @@ static void list_problems(void)
 }
 
 enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP, OPT_PROBLEMS, OPT_WRITE_LIMIT,
-       OPT_NAT_READ, OPT_NOLINEAR_LOOKUP };
+       OPT_NAT_READ, OPT_NOLINEAR_LOOKUP, OPT_ZONE_MODEL };
 
 static const struct option long_opts[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -82,6 +85,7 @@ static const struct option long_opts[] = {
 	{ "list-problems", no_argument, NULL, OPT_PROBLEMS },
 	{ "write-limit", required_argument, NULL, OPT_WRITE_LIMIT },
 	{ "nat-read", required_argument, NULL, OPT_NAT_READ },
+	{ "zone-model", required_argument, NULL, OPT_ZONE_MODEL },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -202,6 +206,7 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 			break;
 		case OPT_DRY_RUN: o->dry_run = true; break;
 		case OPT_JSON: o->json = true; break;
+		case OPT_ZONE_MODEL: o->zone_model = optarg; break;
 		case 'd':
 			if (!parse_uint(optarg, 100, &v)) {
 				fprintf(stderr, "fsck.f2fs: -d needs a number\n");
@@ -428,6 +433,30 @@ static bool device_unusable(struct fsck_ctx *ctx)
 	return true;
 }
 
+/* f2fs_dev_open() refused the device: when its emulated zone model
+ * (--zone-model FILE, or DEVICE.zones next to a regular file) is what was
+ * wrong, put "zone model FILE: why" in buf and return true. */
+static bool zone_model_refused(const struct fsck_opts *o, char *buf, size_t len)
+{
+	char model[4096], why[200];
+	struct stat st, mst;
+
+	if (o->zone_model)
+		snprintf(model, sizeof(model), "%s", o->zone_model);
+	else if ((size_t)snprintf(model, sizeof(model), "%s.zones", o->device) >= sizeof(model))
+		return false;
+	if (o->zone_model && stat(model, &mst) < 0) {
+		snprintf(buf, len, "zone model %s: %s", model, strerror(errno));
+		return true;
+	}
+	if (stat(o->device, &st) < 0 || !S_ISREG(st.st_mode) || stat(model, &mst) < 0)
+		return false;
+	if (f2fs_zone_model_explain(model, (uint64_t)st.st_size, why, sizeof(why)) == 0)
+		return false;
+	snprintf(buf, len, "zone model %s: %s", model, why);
+	return true;
+}
+
 /* A multi-device volume: the other devices, from the superblock's list. */
 static int open_members(struct fsck_ctx *ctx, const struct f2fs_dev_opts *dopts)
 {
@@ -454,11 +483,18 @@ static int close_with(struct fsck_ctx *ctx, int code)
  * or an exit code. */
 static int open_and_check(struct fsck_ctx *ctx, bool write)
 {
-	struct f2fs_dev_opts dopts = { .read_only = !write, .dry_run = write && ctx->opt.dry_run };
+	struct f2fs_dev_opts dopts = { .read_only = !write, .dry_run = write && ctx->opt.dry_run,
+				       .zone_model = ctx->opt.zone_model };
 	struct f2fs_dev *dev;
+	char why[4400];	/* "zone model PATH: why" */
 	int err;
 
 	err = f2fs_dev_open(ctx->opt.device, &dopts, &dev);
+	dopts.zone_model = NULL;	/* the other devices: their own DEVICE.zones */
+	if (err && zone_model_refused(&ctx->opt, why, sizeof(why))) {
+		fsck_fail(ctx, "unreadable", "cannot open %s: %s", ctx->opt.device, why);
+		return FSCK_EXIT_ERROR;
+	}
 	if (err) {
 		fsck_fail(ctx, open_error_code(err), "cannot open %s: %s", ctx->opt.device,
 			  f2fs_strerror(err));

@@ -123,6 +123,23 @@ static bool summary_claims_data(struct fsck_ctx *ctx, uint32_t addr, uint32_t ni
 	       le16_to_cpu(sum.ofs_in_node) == ofs_in_node;
 }
 
+/* Whether addr, in a segment SIT types for nodes and valid there, is the
+ * block of a node: its footer names a nid whose NAT entry points at it.
+ * A data slot naming it is the damaged one (reading the node as a dentry
+ * block, say, would take the node's block from it). */
+static bool node_home(const struct fsck_ctx *ctx, uint32_t addr)
+{
+	struct f2fs_node node;
+	struct f2fs_nat_entry e;
+	uint32_t nid;
+
+	if (!fsck_sit_valid(ctx, addr) || f2fs_dev_read(ctx->fs->dev, addr, 1, &node))
+		return false;
+	nid = le32_to_cpu(node.footer.nid);
+	return nid && fsck_nat_lookup(ctx, nid, &e) && le32_to_cpu(e.block_addr) == addr &&
+	       e.ino == node.footer.ino;
+}
+
 /* Mark a referenced block; false if it was already referenced, or (when
  * repairing) if it lies unallocated in a segment of the other class and
  * no summary says it is this slot's: such a reference is dropped and the
@@ -141,9 +158,15 @@ static bool mark_block(struct fsck_walk *w, uint32_t addr, bool is_node, uint64_
 			    .idx = is_node ? FSCK_NONE : fofs));
 		return false;
 	}
-	fsck_set(ctx->reach, rel);
 	cls = ctx->sit_loaded ? class_segment(ctx, segno, is_node) : -1;
 	foreign = cls >= 0 && seg_is_node_type(ctx, (uint32_t)cls) != is_node;
+	if (foreign && !is_node && node_home(ctx, addr)) {
+		fsck_report(ctx, PR_SEG_TYPE_CLASS, FSCK_OBJ(.segno = segno, .blkaddr = addr,
+			    .found = ctx->sit.segs[cls].type,
+			    .str = "data"));
+		return false;
+	}
+	fsck_set(ctx->reach, rel);
 	drop = foreign && ctx->rep && !fsck_sit_valid(ctx, addr) &&
 	       (is_node || !summary_claims_data(ctx, addr, nid, ofs_in_node));
 	if (!drop)
@@ -695,6 +718,17 @@ static void walk_xattr_node(struct fsck_walk *w, const struct f2fs_node *inode)
 	w->xnid = 0;
 }
 
+/* Whether the root keeps its entries inline and owns no block besides its
+ * inode block (no xattr node either).  f2fs_iget() gives the VFS inode
+ * i_blocks minus that inode block, and f2fs_fill_super() refuses a root
+ * whose VFS i_blocks is 0: the volume does not mount.  Only the root is
+ * held to this; any other inline directory is fine. */
+static bool root_owns_nothing(const struct fsck_file *f, const struct f2fs_inode *ri)
+{
+	return f->ino == F2FS_ROOT_INO && f->is_dir && (ri->i_inline & F2FS_INLINE_DENTRY) &&
+	       f->counted <= 1;
+}
+
 static void check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
 {
 	struct fsck_ctx *ctx = w->ctx;
@@ -727,6 +761,10 @@ static void check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
 		if (c)
 			c->i.i_size = cpu_to_le64(inl ? 4 * (uint64_t)(f->addrs_per_inode - 1) :
 						  (f->last_data ? f->last_data : 1) * F2FS_BLKSIZE);
+	}
+	if (root_owns_nothing(f, ri)) {
+		fsck_report(ctx, PR_ROOT_INLINE, FSCK_OBJ(.ino = f->ino));
+		fsck_fix_root_uninline(ctx);
 	}
 	if (f->ext_len && (f->ext_mismatch || f->ext_match != f->ext_len)) {
 		fsck_report(ctx, PR_INODE_EXTENT, FSCK_OBJ(.ino = f->ino, .blkaddr = f->ext_blk,

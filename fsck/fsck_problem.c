@@ -214,6 +214,12 @@ const struct fsck_problem_def fsck_problems[] = {
 	P(INODE_EXTRA_FLAG_MISSING, E, false, FIX_INODE_FIELD,
 	  "ino {ino}: no extra attributes flag on a volume with flexible_inline_xattr (the kernel "
 	  "refuses the inode)"),
+	P(ROOT_INLINE, E, true, FIX_DIR_UNINLINE,
+	  "the root directory keeps its entries inline and owns no block besides its inode: the "
+	  "kernel refuses to mount a root whose i_blocks counts nothing else"),
+	P(INODE_MODE_TYPE, E, false, FIX_INODE_FIELD,
+	  "ino {ino}: i_mode {xfound} is not the type its entry and its contents show ({str}): "
+	  "i_mode {xexpected}"),
 	P(DENT_NAME_LEN, E, false, FIX_DENTRY_DROP,
 	  "{path}: dentry slot {idx} has name length {found}"),
 	P(DENT_SLOTS, E, false, FIX_DENTRY_DROP,
@@ -381,6 +387,8 @@ const char *fsck_fix_name(enum fsck_fix f)
 				    "(new direct nodes where needed) and clear the xattr area",
 		[FIX_ROOT_REBUILD] = "make a new root directory, give back the names its dentry "
 				     "blocks still hold, and reconnect the rest into lost+found",
+		[FIX_DIR_UNINLINE] = "move the inline entries to a new dentry block, each at its hash "
+				     "position, as the kernel converts a full inline directory",
 		[FIX_UNFIXABLE] = "none (not fixable)",
 		[FIX_ZONE_LOG_MOVE] = "move the log to a fresh section whose zone is empty",
 		[FIX_ZONE_FINISH] = "finish the zone, so that its write pointer covers every valid block",

@@ -116,6 +116,8 @@ enum fsck_problem {
 	PR_INODE_DIR_PINO = 4042,
 	PR_INODE_FOOTER = 4044,
 	PR_INODE_EXTRA_FLAG_MISSING = 4046,
+	PR_ROOT_INLINE = 4047,
+	PR_INODE_MODE_TYPE = 4048,
 	/* directories */
 	PR_DENT_NAME_LEN = 5001,
 	PR_DENT_SLOTS = 5002,
@@ -195,6 +197,7 @@ enum fsck_fix {
 	FIX_ZONE_LOG_MOVE,	/* the log goes to a fresh section with an empty zone */
 	FIX_ZONE_FINISH,	/* finish the zone (write pointer to its end) */
 	FIX_ZONE_RESET,		/* reset the zone (write pointer to its start) */
+	FIX_DIR_UNINLINE,	/* the inline entries go to a new dentry block */
 };
 
 struct fsck_problem_def {

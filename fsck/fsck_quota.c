@@ -781,6 +781,20 @@ static void drop_block(struct fsck_ctx *ctx, struct qfile *f, const struct qblk 
 	f->counted--;
 }
 
+/* A quota inode flagged with inline data or dentries: the kernel never
+ * makes one (it gives inline data only to inodes it creates, and quota
+ * inodes come from mkfs or fsck), so its address slots hold no quota
+ * records; the file is rebuilt whole into blocks, from empty slots. */
+static void drop_inline_content(struct fsck_ctx *ctx, struct f2fs_node *inode)
+{
+	uint32_t from = fsck_extra_words(&inode->i), to;
+
+	inode->i.i_inline &= (uint8_t)~(F2FS_INLINE_DATA | F2FS_INLINE_DENTRY | F2FS_DATA_EXIST);
+	to = DEF_ADDRS_PER_INODE - fsck_inline_xattr_addrs(ctx, &inode->i);
+	for (uint32_t i = from; i < to; i++)
+		inode->i.i_addr[i] = 0;
+}
+
 static int write_file(struct fsck_ctx *ctx, struct qfile *f, const struct qbuild *b)
 {
 	uint64_t nblk = ((uint64_t)b->n + QT_PER_BLK - 1) / QT_PER_BLK;
@@ -789,7 +803,7 @@ static int write_file(struct fsck_ctx *ctx, struct qfile *f, const struct qbuild
 	if (!inode)
 		return ctx->rep->err ? ctx->rep->err : -ENOMEM;
 	if (inode->i.i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
-		return -EFBIG;	/* its address slots hold inline bytes */
+		drop_inline_content(ctx, inode);
 	for (uint64_t k = 0; k < nblk; k++) {
 		uint8_t page[F2FS_BLKSIZE], *dst;
 		size_t len = (size_t)(b->n - k * QT_PER_BLK) * QT_BLKSIZE;

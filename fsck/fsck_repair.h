@@ -105,6 +105,7 @@ struct fsck_repair {
 	uint32_t n_short, cap_short;
 	bool has_unfixable;	/* a reported problem has no fix */
 	bool root_rebuild;	/* the root inode is unusable: make a new one */
+	bool root_uninline;	/* the root's entries go from inline to a dentry block */
 	int err;		/* first operational error while recording */
 };
 
@@ -157,6 +158,9 @@ void fsck_fix_unreach(struct fsck_ctx *ctx, uint32_t addr);
 void fsck_fix_lost(struct fsck_ctx *ctx, uint32_t ino);
 /* The root inode cannot be used: the repair makes a new one (fsck_lpf.c). */
 void fsck_fix_root(struct fsck_ctx *ctx);
+/* The root keeps its entries inline and owns no other block: the repair
+ * moves them to a new dentry block (fsck_lpf.c). */
+void fsck_fix_root_uninline(struct fsck_ctx *ctx);
 /* Directory ino has no dentry block 0 (its address was dropped or is a
  * hole): it gets a new one holding '.' and '..' (parent), as mkdir makes
  * it, when the repair starts (fsck_lpf.c). */

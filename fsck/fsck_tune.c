@@ -112,7 +112,8 @@ void fsck_print_linear_lookup(const struct fsck_ctx *ctx)
 int fsck_linear_lookup(const struct fsck_opts *o)
 {
 	bool write = o->nolinear_lookup >= 0;
-	struct f2fs_dev_opts dopts = { .read_only = false, .dry_run = o->dry_run };
+	struct f2fs_dev_opts dopts = { .read_only = false, .dry_run = o->dry_run,
+				       .zone_model = o->zone_model };
 	struct f2fs_fs *fs = NULL;
 	bool mounted = false;
 	int code;

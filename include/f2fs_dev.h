@@ -19,6 +19,7 @@
 
 struct f2fs_ra_queue;
 struct f2fs_zoned;
+struct f2fs_undo;
 
 struct f2fs_dev_opts {
 	bool read_only;		/* open O_RDONLY; every write fails with -EROFS */
@@ -67,6 +68,7 @@ struct f2fs_dev {
 	unsigned int nmembers;
 	uint64_t view_lo, view_hi;	/* bytes handed out since the last release */
 	uint64_t view_blocks;
+	struct f2fs_undo *undo;	/* undo file being written (f2fs_undo.h), or NULL */
 	struct f2fs_dev_stats stats;
 };
 

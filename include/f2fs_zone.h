@@ -110,10 +110,22 @@ enum f2fs_zoned_model {
 };
 
 /* x / d and x % d for a fixed d: a shift and a mask when d is a power of
- * two, the division otherwise (bench/zone-bench.sh measures both). */
+ * two; otherwise a multiplication by a reciprocal of d computed once by
+ * f2fs_zdiv_init (division by an invariant integer, Granlund and
+ * Montgomery 1994, fig. 4.1), exact for every 64-bit x:
+ *     l = ceil(log2 d),  magic = floor(2^64 * (2^l - d) / d) + 1,
+ *     t = (magic * x) >> 64,  x / d = (t + ((x - t) >> 1)) >> (l - 1).
+ * Compilers without a 128-bit integer type divide (bench/zone-bench.sh
+ * measures the paths; tests/unit/test_zone.c checks them against a
+ * brute-force model). */
+#if defined(__SIZEOF_INT128__)
+#define F2FS_ZDIV_MAGIC 1
+#endif
+
 struct f2fs_zdiv {
 	uint64_t d;		/* > 0 */
-	unsigned int shift;	/* log2(d) when pow2 */
+	uint64_t magic;		/* the reciprocal, when !pow2 */
+	unsigned int shift;	/* log2(d) when pow2, l - 1 otherwise */
 	bool pow2;
 };
 
@@ -151,12 +163,22 @@ void f2fs_zdiv_init(struct f2fs_zdiv *z, uint64_t d);	/* d == 0 is taken as 1 */
 
 static inline uint64_t f2fs_zdiv_quot(const struct f2fs_zdiv *z, uint64_t x)
 {
+#ifdef F2FS_ZDIV_MAGIC
+	__extension__ typedef unsigned __int128 f2fs_u128;
+	uint64_t t;
+
+	if (z->pow2)
+		return x >> z->shift;
+	t = (uint64_t)(((f2fs_u128)z->magic * x) >> 64);
+	return (t + ((x - t) >> 1)) >> z->shift;
+#else
 	return z->pow2 ? x >> z->shift : x / z->d;
+#endif
 }
 
 static inline uint64_t f2fs_zdiv_rem(const struct f2fs_zdiv *z, uint64_t x)
 {
-	return z->pow2 ? x & (z->d - 1) : x % z->d;
+	return z->pow2 ? x & (z->d - 1) : x - f2fs_zdiv_quot(z, x) * z->d;
 }
 
 /* Zone index of device block blk (may be >= nr_zones: check it) and the

@@ -30,6 +30,7 @@
 #include "device_own.h"
 #include "f2fs_dev.h"
 #include "f2fs_fs.h"
+#include "f2fs_undo.h"
 #include "f2fs_zone.h"
 
 #ifndef IOV_MAX
@@ -167,6 +168,7 @@ void f2fs_dev_close(struct f2fs_dev *dev)
 {
 	if (!dev)
 		return;
+	(void)f2fs_dev_finish_undo(dev);	/* the tool reports errors by calling it first */
 	f2fs_devset_close(dev);
 	free_hints(dev);
 	(void)f2fs_zone_model_save(dev->zoned);	/* f2fs_dev_flush reports errors */
@@ -307,6 +309,11 @@ static int pread_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_
 		   pread_own(x->dev0, local, (size_t)len, x->buf + done);
 }
 
+int f2fs_dev_pread_own(struct f2fs_dev *dev, uint64_t offset, size_t len, void *buf)
+{
+	return pread_own(dev, offset, len, buf);
+}
+
 int f2fs_dev_pread(struct f2fs_dev *dev, uint64_t offset, size_t len, void *buf)
 {
 	struct xfer x = { .dev0 = dev, .buf = buf };
@@ -335,17 +342,34 @@ int f2fs_dev_read(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks, void
 /* Every request that changes the device (write, discard, zero-out) passes
  * here once: refused when read-only, dropped in a dry run or past the
  * write limit, otherwise counted as performed. */
+static bool write_limit_reached(const struct f2fs_dev *dev)
+{
+	return dev->write_limit &&
+	       dev->stats.write_calls + f2fs_undo_appends(dev->undo) >= dev->write_limit;
+}
+
 static enum write_verdict admit_write(struct f2fs_dev *dev)
 {
-	bool past_limit = dev->write_limit &&
-			  dev->stats.write_calls >= dev->write_limit;
-
-	if (dev->dry_run || past_limit) {
+	if (dev->dry_run || write_limit_reached(dev)) {
 		dev->stats.dropped_writes++;
 		return WRITE_DROP;
 	}
 	dev->stats.write_calls++;
 	return WRITE_PERFORM;
+}
+
+/* The undo layer, before a request that will be admitted: the blocks it
+ * overwrites go to the undo file, durably, first.  When the write-limit
+ * hook cuts the undo file, admit_write() drops this request and the
+ * rest. */
+static int save_for_undo(struct f2fs_dev *dev, uint64_t off, uint64_t len)
+{
+	int err;
+
+	if (!dev->undo || dev->dry_run || write_limit_reached(dev))
+		return 0;
+	err = f2fs_undo_save(dev->undo, dev, off, len);
+	return err < 0 ? err : 0;
 }
 
 static int check_write_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t done,
@@ -387,6 +411,8 @@ int f2fs_dev_pwrite(struct f2fs_dev *dev, uint64_t offset, size_t len, const voi
 		return f2fs_devset_split(dev, offset, len, -ENOSPC, pwrite_piece, &x);
 	}
 	err = check_transfer(dev, offset, len, -ENOSPC);
+	if (!err)
+		err = save_for_undo(dev, offset, len);
 	if (err < 0)
 		return err;
 	if (admit_write(dev) == WRITE_DROP)
@@ -920,6 +946,9 @@ static int admit_range_op(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nbloc
 		return -EINVAL;
 	if (*len == 0)
 		return 0;
+	err = save_for_undo(dev, *off, *len);
+	if (err < 0)
+		return err;
 	return admit_write(dev) == WRITE_PERFORM ? 1 : 0;
 }
 

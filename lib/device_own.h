@@ -14,6 +14,18 @@
 /* A one-line sysfs attribute without its newline (lib/device.c). */
 bool f2fs_read_sysfs_line(const char *path, char *buf, size_t size);
 
+/* A read of device 0's own bytes, past the undo and routing layers. */
+int f2fs_dev_pread_own(struct f2fs_dev *dev, uint64_t offset, size_t len, void *buf);
+
+/* The undo writer (lib/undo.c), called for a write the policy admitted,
+ * before it is performed: saves the blocks of [off, off + len) not saved
+ * yet and syncs them.  0 to go on, 1 when the write-limit hook cut the
+ * undo file (the write and every later one are dropped), -errno. */
+int f2fs_undo_save(struct f2fs_undo *u, struct f2fs_dev *dev, uint64_t off, uint64_t len);
+/* Records appended so far (they count with the device's writes against
+ * the write limit). */
+uint64_t f2fs_undo_appends(const struct f2fs_undo *u);
+
 int f2fs_dev_read_batch_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n);
 int f2fs_dev_read_batch_view_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n);
 

@@ -36,17 +36,40 @@
 
 /* ---- arithmetic ---- */
 
-void f2fs_zdiv_init(struct f2fs_zdiv *z, uint64_t d)
+/* ceil(log2(d)) for d > 0, 0..64: the bit length of d - 1. */
+static unsigned int ceil_log2_u64(uint64_t d)
 {
 	unsigned int l = 0;
 
+	while (l < 64 && ((d - 1) >> l) != 0)
+		l++;
+	return l;
+}
+
+void f2fs_zdiv_init(struct f2fs_zdiv *z, uint64_t d)
+{
+	unsigned int l;
+
 	if (d == 0)
 		d = 1;
+	l = ceil_log2_u64(d);
 	z->d = d;
 	z->pow2 = (d & (d - 1)) == 0;
-	while (l < 63 && (1ull << l) < d)
-		l++;			/* l = log2(d) when d is a power of two */
-	z->shift = z->pow2 ? l : 0;
+	z->magic = 0;
+	z->shift = l;		/* log2(d) when d is a power of two */
+	if (z->pow2)
+		return;
+	/* d is not a power of two, so 2 <= l <= 64 and 0 < 2^l - d < d: the
+	 * quotient below fits in 64 bits. */
+	z->shift = l - 1;
+#ifdef F2FS_ZDIV_MAGIC
+	{
+		__extension__ typedef unsigned __int128 u128;
+		uint64_t excess = l == 64 ? 0 - d : (1ull << l) - d;
+
+		z->magic = (uint64_t)(((u128)excess << 64) / d) + 1;
+	}
+#endif
 }
 
 const struct f2fs_zone *f2fs_zone_at(const struct f2fs_zoned *zd, uint64_t blk)

@@ -4,6 +4,7 @@ include man/fsck.mk
 include man/dump.mk
 include man/inject.mk
 include man/sload.mk
+include man/undo.mk
 
 install-data-hook: install-make-f2fs-man
 install-make-f2fs-man:

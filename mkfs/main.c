@@ -15,6 +15,7 @@
 #include "mkfs.h"
 #include "f2fs_err.h"
 #include "f2fs_features.h"
+#include "f2fs_undo.h"
 #include "f2fs_zone.h"
 
 /* After f2fs_dev_open() refused a device with -EINVAL: say what is wrong
@@ -248,6 +249,31 @@ static void print_summary(const struct mkfs_ctx *ctx)
 	}
 }
 
+/* --undo: the file is created after every check, before the first write. */
+static int start_undo(struct mkfs_ctx *ctx)
+{
+	int err;
+
+	if (!ctx->o.undo_file)
+		return 0;
+	err = f2fs_dev_start_undo(ctx->dev, ctx->o.undo_file);
+	if (err == -EOPNOTSUPP)
+		mkfs_err("--undo is not supported on a zoned device (nothing was written)");
+	else if (err)
+		mkfs_err("cannot write the undo file %s: %s (nothing was written)",
+			 ctx->o.undo_file, f2fs_strerror(err));
+	return err;
+}
+
+static int finish_undo(struct mkfs_ctx *ctx)
+{
+	int err = f2fs_dev_finish_undo(ctx->dev);
+
+	if (err)
+		mkfs_err("the undo file %s is incomplete", ctx->o.undo_file);
+	return err;
+}
+
 static int run(struct mkfs_ctx *ctx, int argc, char **argv)
 {
 	int err = mkfs_parse_args(ctx, argc, argv);
@@ -262,7 +288,11 @@ static int run(struct mkfs_ctx *ctx, int argc, char **argv)
 	plan_tree(ctx);
 	if (check_signatures(ctx) || mkfs_lookup_labels(ctx))
 		return 1;
+	if (start_undo(ctx))
+		return 1;
 	err = mkfs_format(ctx);
+	if (!err)
+		err = finish_undo(ctx);
 	if (err) {
 		mkfs_err("writing %s failed: %s", ctx->o.device, f2fs_strerror(err));
 		return 1;

@@ -28,6 +28,7 @@ struct mkfs_opts {
 	bool segs_per_sec_given, secs_per_zone_given;
 	bool zoned;			/* -m, or forced by a host-managed device */
 	const char *zone_model;		/* --zone-model: device's emulated zones */
+	const char *undo_file;		/* --undo: save what the run overwrites */
 	double overprovision;		/* -o, 0 = automatic */
 	uint32_t features;		/* -O and presets */
 	bool discard;			/* -t */

@@ -54,7 +54,7 @@ void mkfs_usage(FILE *f)
 "  -R uid:gid    owner of the root directory (default: the caller)\n"
 "  -s N          segments per section (default 1)\n"
 "  -S size       Android sparse output (not supported: refused)\n"
-"  -t 0|1        discard the device first (default 1)\n"
+"  -t 0|1        discard the device first (default 1; 0 with --undo)\n"
 "  -T time       fixed timestamp (seconds since the epoch) for the inodes\n"
 "  -U uuid       volume UUID (default: random)\n"
 "  -V, --version print the version and exit\n"
@@ -63,6 +63,8 @@ void mkfs_usage(FILE *f)
 "  --file-contexts FILE  label / and /lost+found from an SELinux file_contexts\n"
 "  --zone-model FILE     the device's emulated zones (default: DEVICE.zones if it\n"
 "                exists; see f2fs_zone.h and mkfs.f2fs(8))\n"
+"  --undo FILE   save every block the run overwrites in FILE (a new file) first;\n"
+"                undo.f2fs FILE device puts the device back (no discard)\n"
 "  sectors       volume size in sectors (default: the whole device)\n");
 }
 
@@ -366,7 +368,7 @@ static void set_defaults(struct mkfs_opts *o)
 	o->root_gid = (uint32_t)getgid();
 }
 
-enum { OPT_FILE_CONTEXTS = 256, OPT_HELP, OPT_ZONE_MODEL };
+enum { OPT_FILE_CONTEXTS = 256, OPT_HELP, OPT_ZONE_MODEL, OPT_UNDO };
 
 static int handle_option(struct mkfs_ctx *ctx, int c, const char *arg)
 {
@@ -483,6 +485,9 @@ static int handle_option(struct mkfs_ctx *ctx, int c, const char *arg)
 	case OPT_ZONE_MODEL:
 		o->zone_model = arg;
 		return 0;
+	case OPT_UNDO:
+		o->undo_file = arg;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -526,6 +531,22 @@ int mkfs_check_features(const struct mkfs_opts *o)
 	return 0;
 }
 
+/* --undo: a new file, one device; the discard, which would make the
+ * whole device's old content part of the undo file, is left out. */
+static int check_undo_option(struct mkfs_opts *o)
+{
+	if (access(o->undo_file, F_OK) == 0) {
+		mkfs_err("undo file %s exists; remove it or name a new one", o->undo_file);
+		return -EINVAL;
+	}
+	if (o->n_extra_dev) {
+		mkfs_err("--undo saves one device: it cannot be combined with -c");
+		return -EINVAL;
+	}
+	o->discard = false;
+	return 0;
+}
+
 int mkfs_parse_args(struct mkfs_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -533,6 +554,7 @@ int mkfs_parse_args(struct mkfs_ctx *ctx, int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ "file-contexts", required_argument, NULL, OPT_FILE_CONTEXTS },
 		{ "zone-model", required_argument, NULL, OPT_ZONE_MODEL },
+		{ "undo", required_argument, NULL, OPT_UNDO },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mkfs_opts *o = &ctx->o;
@@ -586,6 +608,8 @@ int mkfs_parse_args(struct mkfs_ctx *ctx, int argc, char **argv)
 		return -EINVAL;
 	}
 	if (o->n_extra_dev && absolute_paths(o))
+		return -EINVAL;
+	if (o->undo_file && check_undo_option(o))
 		return -EINVAL;
 	if ((o->features & F2FS_FEATURE_CASEFOLD) && !o->s_encoding)
 		o->s_encoding = F2FS_ENC_UTF8_12_1;

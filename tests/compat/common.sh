@@ -2,12 +2,13 @@
 # driven the way fstests and scripts written for f2fs-tools drive them).
 #
 # Owns, after tests/lib.sh (tools, scratch directory, counts): requiring
-# our four tools and f2fs-tools' as oracles, and making small images.
+# our tools and f2fs-tools' as oracles, and making small images.
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
+SLOAD=${SLOAD_F2FS:-$top_builddir/sload/sload.f2fs}
 
-require_built "$MKFS" "$FSCK" "$DUMP" "$INJECT"
-require_oracles "$FSCK_ORACLE" "$DUMP_ORACLE" "$SLOAD_ORACLE"
+require_built "$MKFS" "$FSCK" "$DUMP" "$INJECT" "$SLOAD"
+require_oracles "$FSCK_ORACLE" "$DUMP_ORACLE"
 require_commands python3 awk truncate timeout
 make_scratch compat
 
@@ -27,10 +28,11 @@ new_image() {
 	"$MKFS" -f -q "$@" "$img" >"$WORK/mkfs.log" 2>&1 || hard_error "mkfs $*: $(head -1 "$WORK/mkfs.log")"
 }
 
-# sload_dir IMG DIR: copy DIR into IMG with f2fs-tools' sload.f2fs (it
-# exits 1 after its own fsck summary; the image is checked instead).
+# sload_dir IMG DIR: copy DIR into IMG with our sload.f2fs (these tests
+# are about the other tools' command lines, not about f2fs-tools' sload).
 sload_dir() {
-	"$SLOAD_ORACLE" -f "$2" "$1" >"$WORK/sload.log" 2>&1
+	"$SLOAD" -f "$2" "$1" >"$WORK/sload.log" 2>&1 ||
+		hard_error "sload.f2fs failed on $1: $(tail -3 "$WORK/sload.log")"
 	"$FSCK" "$1" >/dev/null 2>&1 || hard_error "sload left $1 unclean"
 }
 

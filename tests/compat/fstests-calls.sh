@@ -5,7 +5,7 @@
 # command lines, the same greps and awk over their output, and the
 # conclusion fstests would draw (run or _notrun, _fail or go on).  The
 # kernel parts of those tests (mounts, I/O) are not replayed here; the
-# images are made by our mkfs.f2fs and f2fs-tools' sload.f2fs, and
+# images are made by our mkfs.f2fs and our sload.f2fs, and
 # f2fs-tools' dump.f2fs is the oracle where it reads the same bytes.
 . "$(dirname "$0")/common.sh"
 

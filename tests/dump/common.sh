@@ -2,10 +2,10 @@
 #
 # Owns, after tests/lib.sh (tools, scratch directory, counts, hard
 # errors): requiring what a dump test needs, building the image matrix (our mkfs with a few
-# option sets, f2fs-tools' mkfs, sload-populated images, kernel-written
+# option sets, f2fs-tools' mkfs, images populated by our sload, kernel-written
 # images when tests/kernel left some), and a populated source tree.
 #
-# Environment: DUMP_F2FS, MKFS_F2FS override the tools under test;
+# Environment: DUMP_F2FS, MKFS_F2FS, SLOAD_F2FS override the tools under test;
 # KEEP_WORK=1 keeps the scratch directory.
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
@@ -16,7 +16,7 @@ export ASAN_OPTIONS UBSAN_OPTIONS
 
 ORACLE_DUMP=$DUMP_ORACLE
 ORACLE_MKFS=$MKFS_ORACLE
-ORACLE_SLOAD=$SLOAD_ORACLE
+SLOAD=${SLOAD_F2FS:-$top_builddir/sload/sload.f2fs}
 ORACLE_FSCK=$FSCK_ORACLE
 CHECK="python3 $top_srcdir/tests/dump/dumpcheck.py"
 
@@ -26,7 +26,8 @@ require_tools() {
 	for t in "$@"; do
 		case $t in
 		mkfs) [ -x "$MKFS" ] || hard_error "mkfs.f2fs under test not found: $MKFS" ;;
-		oracle) require_oracles "$ORACLE_DUMP" "$ORACLE_MKFS" "$ORACLE_SLOAD" "$ORACLE_FSCK" ;;
+		oracle) require_oracles "$ORACLE_DUMP" "$ORACLE_MKFS" "$ORACLE_FSCK"
+			[ -x "$SLOAD" ] || hard_error "sload.f2fs not built: $SLOAD" ;;
 		esac
 	done
 }
@@ -68,9 +69,9 @@ make_tree() {
 	chown 42:43 "$d/dir1/dir2"
 }
 
-# populate IMG SRC: copy SRC into IMG with f2fs-tools' sload (owners kept).
+# populate IMG SRC: copy SRC into IMG with our sload (owners kept).
 populate() {
-	"$ORACLE_SLOAD" -P -f "$2" "$1" > "$WORK/sload.log" 2>&1 ||
+	"$SLOAD" -P -f "$2" "$1" > "$WORK/sload.log" 2>&1 ||
 		{ echo "sload.f2fs failed on $1"; tail -n 5 "$WORK/sload.log"; return 1; }
 }
 

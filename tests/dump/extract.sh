@@ -1,8 +1,7 @@
 #!/bin/sh
 # tests/dump/extract.sh: extraction round-trips.  A source tree is copied
-# into images with f2fs-tools' sload.f2fs (f2fs-tools' mkfs and ours), user
-# xattrs are added to some inodes' inline xattr areas (sload does not copy
-# xattrs), then `dump.f2fs -r -o DIR -P -L` must reproduce every file byte
+# into images with our sload.f2fs (f2fs-tools' mkfs and ours), user
+# xattrs are added to some inodes' inline xattr areas by inject.f2fs, then `dump.f2fs -r -o DIR -P -L` must reproduce every file byte
 # for byte: type, content, size, mode, owner, symlink targets and xattrs.
 # Also: -i of a single file and of a subdirectory, symlinks without -L, and
 # decimal/hex inode numbers.

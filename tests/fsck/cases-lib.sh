@@ -309,6 +309,53 @@ inline_dir_reserve() {
 	inj --node --nid "$ino" --mb i_addr --idx $(($(dump_field "$IMG" "$ino" i_extra_isize) / 4)) --val 7
 }
 
+# inline_root [IBLOCKS]: the root's entries moved from its dentry block
+# into its inode as an inline dentry area (slots kept; an inline directory
+# has an inline xattr area: i_inline_xattr_size words, or 50 without
+# flexible_inline_xattr), i_size the area's, i_blocks IBLOCKS (1: the
+# inode only), and the dentry block freed in SIT and the checkpoint
+inline_root() {
+	local nblk dblk ixa seg vb
+	nblk=$(dump_field "$IMG" 3 node_blkaddr)
+	dblk=$(data_blk "$IMG" 3 1)
+	ixa=$(dump_field "$IMG" 3 i_inline_xattr_size)
+	[ "${ixa:-0}" -gt 0 ] || ixa=50
+	python3 - "$IMG" "$nblk" "$dblk" "$ixa" <<'PY' || echo "inject failed: inline_root" >>"$WORK/inject.err"
+import struct, sys
+img, nblk, dblk, ixa = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+with open(img, 'rb') as f:
+    f.seek(nblk * 4096)
+    node = bytearray(f.read(4096))
+    f.seek(dblk * 4096)
+    blk = f.read(4096)
+extra = struct.unpack_from('<H', node, 360)[0] // 4 if node[3] & 0x20 else 0
+size = 4 * (923 - extra - ixa - 1)
+nr = size * 8 // (19 * 8 + 1)
+bm = (nr + 7) // 8
+area = 360 + 4 * (extra + 1)
+de = area + bm + (size - nr * 19 - bm)
+names = de + 11 * nr
+node[360 + 4 * extra:360 + 4 * 923] = bytes(4 * (923 - extra))
+for s in range(214):
+    if blk[s // 8] >> (s % 8) & 1:
+        assert s < nr, 'the entries do not fit inline'
+        node[area + s // 8] |= 1 << (s % 8)
+        node[de + 11 * s:de + 11 * s + 11] = blk[30 + 11 * s:41 + 11 * s]
+        node[names + 8 * s:names + 8 * s + 8] = blk[2384 + 8 * s:2392 + 8 * s]
+node[3] |= 0x04
+struct.pack_into('<QQ', node, 16, size, 1)
+with open(img, 'r+b') as f:
+    f.seek(nblk * 4096)
+    f.write(node)
+PY
+	inj --node --nid 3 --mb i_blocks --val "${1:-1}"
+	seg=$(((dblk - MAIN) / 512))
+	inj --sit 0 --blk "$dblk" --mb valid_map_bit --val 0
+	inj --sit 0 --segno "$seg" --mb valid_blocks --val $(($(sit_count "$seg") - 1))
+	vb=$(cp_field "$IMG" valid_block_count)
+	inj --cp 0 --mb valid_block_count --val $((vb - 1))
+}
+
 # sload_case SRC: copy the tree SRC into the case image with f2fs-tools'
 # sload.f2fs, as a corruption (the images it leaves are the damage: see
 # cases.txt); repair.sh then compares every file of SRC with what our
@@ -316,6 +363,14 @@ inline_dir_reserve() {
 # fsck summary: the verdict is ours to make.
 sload_case() {
 	"$SLOAD_ORACLE" -f "$1" "$IMG" >>"$WORK/inject.log" 2>&1
+	CASE_SRC=$1
+}
+
+# our_sload SRC: copy the tree SRC into the case image with our
+# sload.f2fs (small directories inline, as the kernel keeps them).
+our_sload() {
+	"$top_builddir/sload/sload.f2fs" -f "$1" "$IMG" >>"$WORK/inject.log" 2>&1 ||
+		echo "inject failed: sload.f2fs" >>"$WORK/inject.err"
 	CASE_SRC=$1
 }
 

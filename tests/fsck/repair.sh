@@ -15,6 +15,9 @@
 # of it: each must extract from the repaired image as it is in the tree.
 # Repaired images are kept in $REPAIRED_DIR when set (the kernel test
 # mounts them).  CASES=id,id runs only those cases.
+# The first `-y` writes an undo file (--undo); after the checks,
+# undo.f2fs must give back the damaged image byte for byte (its checksum
+# before the repair).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
 require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 . "$top_srcdir/tests/fsck/cases-lib.sh"
@@ -22,6 +25,20 @@ require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 # No usable volume, or a problem whose fix is FIX_UNFIXABLE in the table.
 UNFIXABLE=" sb-nomagic sb-both-differ sb-both-noroot notf2fs-zero notf2fs-ext4 sb-unknownfeat sb-encoding sb-featdeps "
 UNFIXABLE="$UNFIXABLE ino-quotamode "
+UNDO=${UNDO_F2FS:-$top_builddir/undo/undo.f2fs}
+require "$UNDO"
+
+# check_undo ID SUM: undo.f2fs puts $IMG back to checksum SUM from the
+# undo file the repair wrote (none: the repair wrote nothing).
+check_undo() {
+	if [ ! -e "$WORK/undo" ]; then
+		[ "$(cksum <"$IMG")" = "$2" ] || fail "$1: the repair wrote but left no undo file"
+		return
+	fi
+	"$UNDO" "$WORK/undo" "$IMG" >"$WORK/undo.out" 2>&1 ||
+		{ fail "$1: undo.f2fs exit $?: $(tail -2 "$WORK/undo.out")"; return; }
+	[ "$(cksum <"$IMG")" = "$2" ] || fail "$1: undo.f2fs did not give back the damaged image"
+}
 
 # check_same ID BASE PATHS: the paths extract from $IMG as from the base.
 check_same() {
@@ -77,7 +94,8 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 	rc0=$RC
 	lines0=$(grep -c '^F2FS-' "$OUT")
 	sum0=$(cksum <"$IMG")
-	run_fsck "$IMG" -y
+	rm -f "$WORK/undo"
+	run_fsck "$IMG" -y --undo "$WORK/undo"
 	if [ "$rc0" = 0 ] && [ "$lines0" = 0 ]; then
 		# nothing reported, not even information: nothing to write
 		[ "$RC" = 0 ] || fail "$id: clean case, -y exit $RC"
@@ -102,6 +120,7 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 	if [ -n "${REPAIRED_DIR:-}" ]; then
 		cp --sparse=always "$IMG" "$REPAIRED_DIR/$id.img"
 	fi
+	check_undo "$id" "$sum0"
 	if [ $nfail = $nfail_before ]; then
 		nfixed=$((nfixed + 1))
 		pass "$id"

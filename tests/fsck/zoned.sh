@@ -20,6 +20,9 @@
 # N, as writecut.sh does): after each cut our check finds no problem that
 # was not there before (the zone model's side file follows only the
 # writes that were done).
+# A volume whose model is given with --zone-model FILE instead of
+# IMAGE.zones: checked and repaired through FILE; a missing or malformed
+# FILE is named.
 # (The same rules on real zoned devices, repaired and then mounted by the
 # kernel: tests/kernel/zoned.sh.)
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
@@ -214,6 +217,44 @@ volume z200 3200M 200M 160M 2 && damage z200 "$WORK/z200.img" "$WORK/z200.img"
 rm -f "$WORK/z200.img"
 volume z1000 12000M 1000M 900M 2 && damage z1000 "$WORK/z1000.img" "$WORK/z1000.img"
 rm -f "$WORK/z1000.img"
+
+# --zone-model FILE: the model kept away from the image.  mkfs, the check
+# and the repair all follow FILE (without it the image is not zoned to
+# them); a missing or malformed FILE is named.
+mkdir -p "$WORK/models"
+zm=$WORK/zm.img zmodel=$WORK/models/zm.model
+truncate -s 1536M "$zm"
+printf 'zone_size 96M\nzone_capacity 80M\nconventional 2\n' > "$zmodel"
+if "$MKFS" -f -q -m --zone-model "$zmodel" "$zm" > "$WORK/zm.mkfs.log" 2>&1 && [ ! -e "$zm.zones" ]; then
+	run_fsck "$zm" -n --zone-model "$zmodel"
+	[ "$RC" = 0 ] && ! grep -q '^F2FS-' "$OUT" && pass "--zone-model: clean after mkfs -m --zone-model" ||
+		fail "--zone-model: fresh volume: exit $RC: $(head -3 "$OUT") $(head -2 "$ERR")"
+	cp "$zmodel" "$zm.zones" && geometry "$zm" "$zm" && rm -f "$zm.zones"
+	echo "zone $ZFREE 7 open" >> "$zmodel"
+	run_fsck "$zm" -n
+	[ "$RC" = 0 ] && pass "--zone-model: without it, no zones (the model is not next to the image)" ||
+		fail "--zone-model: without the option: exit $RC: $(head -3 "$OUT")"
+	run_fsck "$zm" -n --zone-model "$zmodel"
+	[ "$RC" = 4 ] && grep -q '^F2FS-7103 ' "$OUT" && pass "--zone-model: the written empty zone is reported" ||
+		fail "--zone-model: exit $RC, want 4 with F2FS-7103: $(head -3 "$OUT") $(head -2 "$ERR")"
+	run_fsck "$zm" -y --zone-model "$zmodel"
+	[ "$RC" = 1 ] && ! grep -q "^zone $ZFREE " "$zmodel" && pass "--zone-model: repaired, the zone reset in FILE" ||
+		fail "--zone-model: -y exit $RC, zone line: $(grep "^zone $ZFREE " "$zmodel")"
+	run_fsck "$zm" -n --zone-model "$zmodel"
+	[ "$RC" = 0 ] && pass "--zone-model: clean after the repair" || fail "--zone-model: after -y: exit $RC"
+	run_fsck "$zm" -n --zone-model "$WORK/models/none"
+	[ "$RC" = 8 ] && grep -q "zone model $WORK/models/none: No such file" "$ERR" &&
+		pass "--zone-model: a missing FILE is named (exit 8)" ||
+		fail "--zone-model: missing FILE: exit $RC: $(head -2 "$ERR")"
+	printf 'zone_size 96M\nnonsense\n' > "$WORK/models/bad.model"
+	run_fsck "$zm" -n --zone-model "$WORK/models/bad.model"
+	[ "$RC" = 8 ] && grep -q "zone model $WORK/models/bad.model: line 2" "$ERR" &&
+		pass "--zone-model: a malformed FILE is named with its line (exit 8)" ||
+		fail "--zone-model: malformed FILE: exit $RC: $(head -2 "$ERR")"
+else
+	fail "--zone-model: mkfs -m --zone-model: $(tail -2 "$WORK/zm.mkfs.log")"
+fi
+rm -rf "$zm" "$zm.zones" "$WORK/models"
 
 # Multi-device: a regular first device holds the metadata, the second is
 # zoned without conventional zones.  Device paths go into the superblock.

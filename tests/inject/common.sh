@@ -2,7 +2,8 @@
 #
 # Sourced by the tests in this directory, after tests/lib.sh (tools,
 # scratch directory, counts, hard errors).  It owns: requiring inject.f2fs,
-# mkfs.f2fs and f2fs-tools' fsck, dump and sload, making clean images (plain, and populated with sload), running
+# mkfs.f2fs and f2fs-tools' fsck, dump and sload, making clean images
+# (plain, and populated with sload), running
 # inject.f2fs, and the checks every test uses: which bytes changed, what
 # f2fs-tools' fsck says, what dump.f2fs shows.
 #
@@ -43,8 +44,13 @@ make_src() {
 }
 
 # popimg NAME [mkfs options...]: mkimg, then sload.f2fs the tree into it.
-# sload's exit status reflects its own fsck pass; the image is accepted
-# when f2fs-tools' fsck finds it clean.
+# This stays f2fs-tools' sload (part of the f2fs-tools-built oracle set):
+# the tests aim at what only its images have: a normal checkpoint pack
+# (three data and three node summaries carrying the NAT and SIT journals,
+# where orphan blocks are then added; ours writes a compacted pack, as the
+# kernel does when it fits) and a 40-entry directory in a dentry block
+# (ours keeps it inline).  sload's exit status reflects its own fsck pass; the image is
+# accepted when f2fs-tools' fsck finds it clean.
 popimg() {
 	local name=$1
 	mkimg "$@"

@@ -88,6 +88,67 @@ static void check_zdiv(uint64_t d)
 	}
 }
 
+/* The reciprocal path at the edges of its exactness: for d, the dividends
+ * around multiples k * d of every magnitude up to the largest multiple
+ * below 2^64, against the brute-force model. */
+static bool zdiv_exact_near_multiples(uint64_t d)
+{
+	struct f2fs_zdiv z;
+	uint64_t kmax = UINT64_MAX / d;
+	uint64_t ks[6] = { 1, 2, kmax, kmax - 1, kmax / 2 + 1, 0 };
+
+	f2fs_zdiv_init(&z, d);
+#ifdef F2FS_ZDIV_MAGIC
+	if (!z.pow2 && z.magic == 0)
+		return false;		/* the reciprocal must be in use */
+#endif
+	ks[5] = kmax > 3 ? 1 + rnd() % (kmax - 1) : 1;
+	for (int i = 0; i < 6; i++) {
+		uint64_t k = ks[i] ? ks[i] : 1, base = k * d;
+		uint64_t xs[4] = { base - 1, base, base + (d - 1 <= UINT64_MAX - base ? d - 1 : 0),
+				   base + (d / 2 <= UINT64_MAX - base ? d / 2 : 0) };
+
+		if (k > kmax)
+			continue;
+		for (int j = 0; j < 4; j++) {
+			uint64_t q, r;
+
+			brute_divmod(xs[j], d, &q, &r);
+			if (f2fs_zdiv_quot(&z, xs[j]) != q || f2fs_zdiv_rem(&z, xs[j]) != r) {
+				fprintf(stderr, "zdiv %" PRIu64 " / %" PRIu64 ": got %" PRIu64
+					" r %" PRIu64 ", want %" PRIu64 " r %" PRIu64 "\n", xs[j], d,
+					f2fs_zdiv_quot(&z, xs[j]), f2fs_zdiv_rem(&z, xs[j]), q, r);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/* Every divisor up to 2^17 and every zone size of whole MiB up to 4 GiB
+ * (in 4 KiB blocks), divisors around each power of two up to 2^64, and
+ * random ones: all exact near their multiples. */
+static void test_zdiv_reciprocal(void)
+{
+	bool ok = true;
+
+	for (uint64_t d = 1; d <= (1u << 17) && ok; d++)
+		ok = zdiv_exact_near_multiples(d);
+	for (uint64_t mib = 1; mib <= 4096 && ok; mib++)
+		ok = zdiv_exact_near_multiples(mib * MIB_BLOCKS);
+	for (unsigned int n = 2; n < 64 && ok; n++)
+		for (int64_t delta = -3; delta <= 3 && ok; delta++)
+			ok = zdiv_exact_near_multiples((1ull << n) + (uint64_t)delta);
+	for (uint64_t d = UINT64_MAX; d > UINT64_MAX - 8 && ok; d--)
+		ok = zdiv_exact_near_multiples(d);
+	for (int i = 0; i < 20000 && ok; i++) {
+		uint64_t d = rnd() >> (rnd() % 64);
+
+		ok = zdiv_exact_near_multiples(d ? d : 5);
+	}
+	CHECK(ok);
+}
+
 /* The zone of a block by walking a list of zones, against f2fs_zone_at. */
 static void check_zone_lookup(uint64_t zone_blocks, uint32_t nr)
 {
@@ -558,6 +619,7 @@ int main(void)
 		return 1;
 	}
 	test_arithmetic();
+	test_zdiv_reciprocal();
 	test_parse();
 	test_device();
 	test_multidev();
