@@ -577,10 +577,19 @@ static void visit_node(struct fsck_walk *w, const struct fsck_node_ref *r,
 {
 	struct fsck_file *f = &w->file;
 	const uint32_t N = NIDS_PER_BLOCK;
+	const struct f2fs_node *rebuilt = NULL;
 
-	if (!check_footer(w, r, n, r->ofs, kind_name(r->kind)))
+	if (r->kind != NODE_DIRECT && le32_to_cpu(n->footer.nid) != r->nid)
+		rebuilt = fsck_shared_rebuild_inner(w, r);
+	if (rebuilt) {
+		/* its old block is left to SIT: the new node goes out of place */
+		fsck_report(w->ctx, PR_NODE_FOOTER_NID, FSCK_OBJ(.nid = r->nid, .blkaddr = r->addr,
+			    .found = le32_to_cpu(n->footer.nid)));
+		fsck_fix_owner(w->ctx, r->nid, f->ino);
+		n = rebuilt;
+	} else if (!check_footer(w, r, n, r->ofs, kind_name(r->kind))) {
 		return;
-	if (!mark_block(w, r->addr, true, 0, r->nid, 0)) {
+	} else if (!mark_block(w, r->addr, true, 0, r->nid, 0)) {
 		drop_ref(w, r, true);
 		return;
 	}

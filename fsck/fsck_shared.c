@@ -37,6 +37,15 @@
  * repair; the file's i_blocks and its quota charge take back what it
  * maps.  Compressed files are left out (their slots also hold
  * COMPRESS_ADDR and NEW_ADDR, which no summary records).
+ *
+ * An indirect or double-indirect node whose block no longer holds it is
+ * rebuilt at once, while its inode is walked: the nodes it pointed at
+ * usually still exist, each with a footer naming the inode and its node
+ * offset, which gives its slot.  Only nodes the walk has not reached,
+ * whose NAT entry names the inode and whose footer names their own nid,
+ * the inode and an offset under the lost node are taken; a slot two of
+ * them claim stays empty.  The walk then goes down the rebuilt node as
+ * down any other, so every child is checked and counted as usual.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -296,6 +305,102 @@ static void rebuild_lost(struct fsck_walk *w, const struct fsck_lost_dnode *l)
 	fsck_quota_charge_blocks(ctx, l->ino, &inode->i, 1 + (uint64_t)blocks);
 	fsck_debug(ctx, 1, "ino %u: direct node %u rebuilt from the summaries of %u blocks",
 		   l->ino, l->nid, blocks);
+}
+
+/* ---- indirect nodes rebuilt from their children's footers ---- */
+
+/* The slot, under a node of kind at node offset pofs, of the node at
+ * offset ofs (format notes §7.3), or -1 when it is not its child. */
+static int64_t child_slot(uint8_t kind, uint32_t pofs, uint32_t ofs)
+{
+	const uint32_t N = NIDS_PER_BLOCK;
+	uint32_t d;
+
+	if (ofs <= pofs)
+		return -1;
+	d = ofs - pofs - 1;
+	if (kind == NODE_INDIRECT)
+		return d < N ? (int64_t)d : -1;
+	return d % (N + 1) == 0 && d / (N + 1) < N ? (int64_t)(d / (N + 1)) : -1;
+}
+
+/* Whether nid may be a child of the lost node r of inode ino: not
+ * reached, its NAT entry names ino and a block of the main area. */
+static bool may_be_child(const struct fsck_ctx *ctx, const struct fsck_node_ref *r,
+			 uint32_t ino, uint32_t nid, uint32_t *addr)
+{
+	struct f2fs_nat_entry e;
+
+	if (nid == r->nid || nid == ino || (ctx->ni[nid].flags & (FSCK_NI_NODE | FSCK_NI_QUEUED)) ||
+	    !fsck_nat_lookup(ctx, nid, &e) || le32_to_cpu(e.ino) != ino)
+		return false;
+	*addr = le32_to_cpu(e.block_addr);
+	return fsck_addr_in_main(ctx, *addr);
+}
+
+/* The children of lost node r, by slot (0 for none, UINT32_MAX for a slot
+ * two nodes claim).  Returns how many slots have one child, or -errno. */
+static int64_t find_children(struct fsck_walk *w, const struct fsck_node_ref *r, uint32_t *kids)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint32_t ino = w->file.ino, addr;
+	struct f2fs_node *n = malloc(sizeof(*n));
+	int64_t found = 0;
+
+	if (!n)
+		return -ENOMEM;
+	for (uint32_t nid = F2FS_RESERVED_NODE_NUM; nid < ctx->fs->max_nid; nid++) {
+		int64_t slot;
+
+		if (!may_be_child(ctx, r, ino, nid, &addr) || f2fs_dev_read(ctx->fs->dev, addr, 1, n) ||
+		    le32_to_cpu(n->footer.nid) != nid || le32_to_cpu(n->footer.ino) != ino)
+			continue;
+		slot = child_slot(r->kind, r->ofs, le32_to_cpu(n->footer.flag) >> OFFSET_BIT_SHIFT);
+		if (slot < 0)
+			continue;
+		kids[slot] = kids[slot] ? UINT32_MAX : nid;
+	}
+	free(n);
+	for (uint32_t j = 0; j < NIDS_PER_BLOCK; j++)
+		found += kids[j] && kids[j] != UINT32_MAX;
+	return found;
+}
+
+const struct f2fs_node *fsck_shared_rebuild_inner(struct fsck_walk *w, const struct fsck_node_ref *r)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint32_t *kids;
+	struct f2fs_node *n;
+	int64_t found;
+
+	if (!ctx->rep || r->kind == NODE_DIRECT || r->parent_is_inode == 2 ||
+	    r->nid >= ctx->fs->max_nid || fsck_fix_node_peek(ctx, r->nid))
+		return NULL;
+	kids = calloc(NIDS_PER_BLOCK, sizeof(*kids));
+	if (!kids) {
+		w->err = -ENOMEM;
+		return NULL;
+	}
+	found = find_children(w, r, kids);
+	if (found < 0)
+		w->err = (int)found;
+	if (found <= 0 || !(n = fsck_fix_node_new(ctx, r->nid))) {
+		free(kids);
+		return NULL;
+	}
+	n->footer.nid = cpu_to_le32(r->nid);
+	n->footer.ino = cpu_to_le32(w->file.ino);
+	n->footer.flag = cpu_to_le32(r->ofs << OFFSET_BIT_SHIFT |
+				     (w->file.is_dir ? 0u : 1u << COLD_BIT_SHIFT));
+	n->footer.cp_ver = ctx->fs->cp->checkpoint_ver;
+	for (uint32_t j = 0; j < NIDS_PER_BLOCK; j++)
+		if (kids[j] != UINT32_MAX)
+			n->in.nid[j] = cpu_to_le32(kids[j]);
+	free(kids);
+	fsck_diag(ctx, "ino %u: the repair rebuilds %s node %u from the footers of %u nodes",
+		  w->file.ino, r->kind == NODE_INDIRECT ? "indirect" : "double-indirect", r->nid,
+		  (uint32_t)found);
+	return n;
 }
 
 static void note_candidate(void *arg, uint32_t addr, const struct f2fs_summary *s, bool past_log)

@@ -186,6 +186,11 @@ int fsck_shared_settle(struct fsck_walk *w);
 /* A direct node reference the walk drops because its block no longer
  * holds the node (repair only; regular files that are not compressed). */
 void fsck_shared_lost_dnode(struct fsck_walk *w, const struct fsck_node_ref *r);
+/* An indirect or double-indirect node reference whose block no longer
+ * holds the node (its footer names another nid): the node rebuilt from
+ * its children's footers, as a new node of the repair, or NULL (not
+ * repairing, nothing found). */
+const struct f2fs_node *fsck_shared_rebuild_inner(struct fsck_walk *w, const struct fsck_node_ref *r);
 
 /* fsck_pass_ssa.c: summaries for fsck_shared.c */
 /* The summary entry of data block addr (false when there is none). */

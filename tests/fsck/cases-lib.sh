@@ -24,7 +24,7 @@ make_src() {
 	# direct node exactly, so the kernel's layout needs a new direct node,
 	# then a new indirect one too), and a tree of a few hundred files with
 	# some MiB of data (sload-mix)
-	mkdir -p "$WORK/srcxattr" "$WORK/srcmix"
+	mkdir -p "$WORK/srcxattr" "$WORK/srcmix" "$WORK/srcind"
 	python3 - "$WORK" <<'PY' || hard_error "python3 for the sload sources"
 import os, random, sys
 work = sys.argv[1]
@@ -40,6 +40,11 @@ for d in range(10):
             f.write(rnd.randbytes(rnd.choice([10, 500, 4096, 5000, 20000, 70000])))
 with open(os.path.join(work, 'srcmix', 'big'), 'wb') as f:
     f.write(rnd.randbytes(3 << 20))
+# srcind/huge: 5000 different blocks, past the inode's and its two direct
+# nodes' slots: an indirect node with two direct nodes (node-ind-*)
+with open(os.path.join(work, 'srcind', 'huge'), 'wb') as f:
+    for i in range(5000):
+        f.write(('huge %08d ' % i).encode() * 292 + bytes(4096 - 14 * 292))
 PY
 }
 
@@ -372,6 +377,20 @@ our_sload() {
 	"$top_builddir/sload/sload.f2fs" -f "$1" "$IMG" >>"$WORK/inject.log" 2>&1 ||
 		echo "inject failed: sload.f2fs" >>"$WORK/inject.err"
 	CASE_SRC=$1
+}
+
+# zero_node INO OFS [SRCBLK]: zero the block of the node at node offset
+# OFS of inode INO in $IMG (or copy block SRCBLK over it).
+zero_node() {
+	local addr
+	addr=$("$DUMP" -i "$1" -M "$IMG" 2>/dev/null |
+		awk -v o="$2" '/^-- node blocks/ { d = 1; next } d && $3 == o { print $2; exit }')
+	[ -n "$addr" ] || { echo "zero_node: inode $1 has no node at offset $2" >>"$WORK/inject.err"; return; }
+	if [ -n "${3:-}" ]; then
+		dd if="$IMG" of="$IMG" bs=4096 skip="$3" seek=$((addr)) count=1 conv=notrunc 2>/dev/null
+	else
+		dd if=/dev/zero of="$IMG" bs=4096 seek=$((addr)) count=1 conv=notrunc 2>/dev/null
+	fi
 }
 
 # sit_count SEGNO: the valid block count of a segment in $IMG's SIT.
