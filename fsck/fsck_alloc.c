@@ -167,7 +167,10 @@ int fsck_alloc_block(struct fsck_alloc *a, int t, uint32_t nid, uint16_t ofs,
 		if (err)
 			return err;
 	}
-	if (l->blkoff >= BLKS_PER_SEG) {
+	/* a segment ends at its last usable block: on a zoned volume the
+	 * zone capacity may cut it, or leave none of it (the kernel's
+	 * f2fs_usable_blks_in_seg()) */
+	if (l->blkoff >= fsck_zone_usable_in_seg(a->ctx, l->segno)) {
 		err = next_segment(a, t);
 		if (err)
 			return err;
@@ -189,8 +192,11 @@ int fsck_alloc_close(struct fsck_alloc *a)
 {
 	int err = 0;
 
+	/* a full segment is left now, as the kernel leaves one as soon as it
+	 * has written its last usable block */
 	for (int t = 0; t < NR_CURSEG_TYPE && !err; t++)
-		if (a->log[t].moved && a->log[t].blkoff >= BLKS_PER_SEG)
+		if (a->log[t].moved &&
+		    a->log[t].blkoff >= fsck_zone_usable_in_seg(a->ctx, a->log[t].segno))
 			err = next_segment(a, t);
 	return err;
 }

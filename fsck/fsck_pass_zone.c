@@ -53,6 +53,7 @@ struct fsck_zones {
 	struct fsck_zsec *sec;	/* main_secs entries */
 	uint32_t nsec;
 	uint32_t blocks_per_sec;
+	uint32_t cap;		/* the least capacity of a sequential zone */
 	bool tail;		/* some section has an unusable tail */
 	uint32_t n_reset, n_finish;
 };
@@ -87,6 +88,8 @@ static void map_device(struct fsck_ctx *ctx, const struct f2fs_zoned *zd, uint64
 		zs->sec[secno].usable = (uint32_t)(z->capacity < z->len ? z->capacity : z->len);
 		if (zs->sec[secno].usable < zs->blocks_per_sec)
 			zs->tail = true;
+		if (zs->sec[secno].usable < zs->cap)
+			zs->cap = zs->sec[secno].usable;
 		if (z->type == F2FS_ZONE_TYPE_SEQWRITE_REQ)
 			zs->sec[secno].z = z;
 	}
@@ -113,6 +116,7 @@ int fsck_zone_map(struct fsck_ctx *ctx)
 	}
 	zs->nsec = fs->main_secs;
 	zs->blocks_per_sec = blocks_per_sec(fs);
+	zs->cap = zs->blocks_per_sec;
 	for (uint32_t s = 0; s < zs->nsec; s++)
 		zs->sec[s].usable = zs->blocks_per_sec;
 	ctx->zones = zs;
@@ -152,7 +156,13 @@ uint32_t fsck_zone_usable_in_seg(const struct fsck_ctx *ctx, uint32_t segno)
 
 	if (!zs || segno / spp >= zs->nsec)
 		return BLKS_PER_SEG;
-	usable = zs->sec[segno / spp].usable;
+	/* The kernel takes the one zone capacity of the volume for every
+	 * section, those in conventional zones or on a regular device too
+	 * (f2fs_usable_zone_blks_in_seg() since "f2fs: apply zone capacity to
+	 * all zone type", 2023, also in the 5.10 and 6.1 stable series; before
+	 * it only sequential zones were cut): new blocks go below it in every
+	 * section, which both accept. */
+	usable = zs->sec[segno / spp].usable < zs->cap ? zs->sec[segno / spp].usable : zs->cap;
 	first = (segno % spp) * BLKS_PER_SEG;
 	if (usable <= first)
 		return 0;

@@ -181,7 +181,10 @@ static int settle_logs(struct repair_run *r)
 
 		if (!log_must_move(r, t))
 			pos = log_position(r, t);
-		if (pos < BLKS_PER_SEG) {
+		/* a position at the zone capacity is a full segment: the
+		 * kernel would have left it */
+		if (pos < BLKS_PER_SEG &&
+		    pos < fsck_zone_usable_in_seg(r->ctx, r->ctx->fs->curseg_segno[t])) {
 			r->plan.curseg_blkoff[t] = (uint16_t)pos;
 			continue;
 		}
@@ -392,6 +395,24 @@ static int write_node_blocks(struct repair_run *r)
 
 /* ---- the roll-forward chain ---- */
 
+/* The usable blocks of the smallest section: all of them, or on a zoned
+ * volume those before the zone capacity. */
+static uint32_t smallest_section(const struct fsck_ctx *ctx)
+{
+	const struct f2fs_fs *fs = ctx->fs;
+	uint32_t least = fs->segs_per_sec * BLKS_PER_SEG;
+
+	for (uint32_t sec = 0; ctx->zones && sec < fs->main_segs / fs->segs_per_sec; sec++) {
+		uint32_t n = 0;
+
+		for (uint32_t s = 0; s < fs->segs_per_sec; s++)
+			n += fsck_zone_usable_in_seg(ctx, sec * fs->segs_per_sec + s);
+		if (n < least)
+			least = n;
+	}
+	return least;
+}
+
 /* Copies of the chain at the start of a fresh warm-node segment, with
  * footers that belong to the new checkpoint (CP_NOCRC_RECOVERY_FLAG: only
  * the low 32 bits of cp_ver count), the data blocks left where they are
@@ -403,7 +424,7 @@ static int rehome_chain(struct repair_run *r)
 	struct fsck_repair *rep = ctx->rep;
 	struct f2fs_fs *fs = ctx->fs;
 	uint8_t *buf = calloc(1, F2FS_BLKSIZE);
-	uint32_t start, cap = fs->segs_per_sec * BLKS_PER_SEG;
+	uint32_t start, cap = smallest_section(ctx);
 	int err;
 
 	if (!buf)

@@ -286,7 +286,7 @@ static int run(struct mkfs_ctx *ctx, int argc, char **argv)
 	    mkfs_zoned_check_layout(ctx))
 		return 1;
 	plan_tree(ctx);
-	if (check_signatures(ctx) || mkfs_lookup_labels(ctx))
+	if (mkfs_zoned_check_logs(ctx) || check_signatures(ctx) || mkfs_lookup_labels(ctx))
 		return 1;
 	if (start_undo(ctx))
 		return 1;

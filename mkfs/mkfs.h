@@ -103,6 +103,7 @@ struct f2fs_dev *mkfs_dev_of(struct mkfs_ctx *ctx, uint64_t blkaddr, uint64_t *d
 /* zoned.c: -m (see its header comment) */
 int mkfs_zoned_geometry(struct mkfs_ctx *ctx);
 int mkfs_zoned_check_layout(const struct mkfs_ctx *ctx);
+int mkfs_zoned_check_logs(const struct mkfs_ctx *ctx);	/* after plan_tree() */
 int mkfs_zoned_reset(struct f2fs_dev *dev);
 bool mkfs_in_seq_zone(struct mkfs_ctx *ctx, uint64_t blkaddr);
 /* For the layout: whether block dev_blk of device dev (0 first) lies in

@@ -251,6 +251,28 @@ int mkfs_zoned_check_layout(const struct mkfs_ctx *ctx)
 	return 0;
 }
 
+/* The first blocks of the tree go into the first segment of the hot node
+ * and hot data logs.  The kernel leaves a segment as soon as it has
+ * written its last usable block (f2fs_allocate_data_block()), so it never
+ * checkpoints a full one; a log mkfs filled to the zone capacity would be
+ * one the kernel finds behind its zone's write pointer at mount, and more
+ * blocks than the capacity cannot be written at all.  The kernel accepts
+ * any capacity (f2fs_usable_blks_in_seg()); this mkfs needs one above what
+ * it writes into one log. */
+int mkfs_zoned_check_logs(const struct mkfs_ctx *ctx)
+{
+	uint32_t need = ctx->plan.node_blocks > ctx->plan.data_blocks ? ctx->plan.node_blocks
+								    : ctx->plan.data_blocks;
+	uint64_t first = ctx->zone_cap < BLKS_PER_SEG ? ctx->zone_cap : BLKS_PER_SEG;
+
+	if (!ctx->o.zoned || first > need)
+		return 0;
+	mkfs_err("zone capacity %llu KiB: mkfs writes %u block%s into one log at the start of a "
+		 "zone, which would fill it; this mkfs needs a capacity above %u KiB",
+		 (unsigned long long)ctx->zone_cap * 4, need, need == 1 ? "" : "s", need * 4);
+	return -EINVAL;
+}
+
 /* ---- while formatting ---- */
 
 int mkfs_zoned_reset(struct f2fs_dev *dev)

@@ -2,8 +2,9 @@
 # tests/fsck/zoned.sh: fsck.f2fs on zoned volumes, with emulated zone
 # models (IMAGE.zones side files, f2fs_zone.h) of zone sizes that are not
 # powers of two and capacities below them: 96 MiB zones of 80 MiB, 200 of
-# 160, 1000 of 900, and a multi-device volume whose second device is
-# zoned (96 of 64, no conventional zone).
+# 160, 1000 of 900, capacities that end inside a segment (4 MiB zones of
+# 1 MiB, below one segment; 6 of 5), and a multi-device volume whose
+# second device is zoned (96 of 64, no conventional zone).
 #
 # On each, our mkfs -m: fsck -n is clean, and a -y on the clean volume
 # writes nothing.  Then, on copies, each write-pointer rule broken the way
@@ -191,15 +192,18 @@ damage() {
 		log-lost) sed -i "/^zone $k /d" "$cz.zones"
 			  [ -n "$cut" ] && cuts "$name $c" "$WORK/c.img" "$cz"
 			  expect "$name $c" 7102 "$WORK/c.img" "$cz" ;;
-		free-open) echo "zone $ZFREE 7 open" >> "$cz.zones"
+		free-open) echo "zone $ZFREE $((CAPB > 8 ? 7 : CAPB - 1)) open" >> "$cz.zones"
 			   [ -n "$cut" ] && cuts "$name $c" "$WORK/c.img" "$cz"
 			   expect "$name $c" 7103 "$WORK/c.img" "$cz" ;;
 		free-full) echo "zone $ZFREE $ZB full" >> "$cz.zones"
 			   expect "$name $c" 7103 "$WORK/c.img" "$cz" ;;
 		beyond-cap)
-			local seg=$((FREESEC * SPS + CAPB / 512))
+			# the first block after the capacity (in the segment the
+			# capacity cuts, when it cuts one)
+			local seg=$((FREESEC * SPS + CAPB / 512)) bit=$((CAPB % 512))
 			"$INJECT" --sit 0 --mb vblocks --segno "$seg" --val 1 "$WORK/c.img" > /dev/null 2>&1 &&
-				"$INJECT" --sit 0 --mb valid_map --segno "$seg" --idx 0 --val 0x80 "$WORK/c.img" > /dev/null 2>&1 ||
+				"$INJECT" --sit 0 --mb valid_map --segno "$seg" --idx $((bit / 8)) \
+					--val $((0x80 >> (bit % 8))) "$WORK/c.img" > /dev/null 2>&1 ||
 				fail "$name $c: inject failed"
 			[ -n "$cut" ] && cuts "$name $c" "$WORK/c.img" "$cz"
 			expect "$name $c" 7104 "$WORK/c.img" "$cz" ;;
@@ -217,6 +221,13 @@ volume z200 3200M 200M 160M 2 && damage z200 "$WORK/z200.img" "$WORK/z200.img"
 rm -f "$WORK/z200.img"
 volume z1000 12000M 1000M 900M 2 && damage z1000 "$WORK/z1000.img" "$WORK/z1000.img"
 rm -f "$WORK/z1000.img"
+# A capacity below one segment (4 MiB zones of 1 MiB: the first segment of
+# each section has 256 usable blocks, the second none), and one that cuts
+# a segment (6 MiB zones of 5 MiB: 2 whole segments and a half).
+volume z4c1 256M 4M 1M 8 && damage z4c1 "$WORK/z4c1.img" "$WORK/z4c1.img"
+rm -f "$WORK/z4c1.img"
+volume z6c5 384M 6M 5M 6 && damage z6c5 "$WORK/z6c5.img" "$WORK/z6c5.img"
+rm -f "$WORK/z6c5.img"
 
 # --zone-model FILE: the model kept away from the image.  mkfs, the check
 # and the repair all follow FILE (without it the image is not zoned to

@@ -3,7 +3,8 @@
 # image and its IMAGE.zones side file, see include/f2fs_zone.h).
 #
 # Zone sizes of 96, 200 and 1000 MiB (not powers of two), with the zone
-# capacity equal to and below the zone size, with conventional zones for
+# capacity equal to and below the zone size (4 MiB zones of 1 MiB, below
+# one segment, and 6 of 5, ending inside one), with conventional zones for
 # the metadata and, without any, as the zoned device behind a regular
 # first device (-c); a host-aware model.  For each volume: sections are
 # zones, the blkzoned feature is set, our fsck is clean, every sequential
@@ -18,7 +19,8 @@
 # no conventional zones for the metadata, a zone size that is not whole
 # segments, -m without a zoned device, two zone sizes in one volume, a
 # read-only zone, a device keeping one zone open, a malformed side file
-# (named by its line); a device keeping 4 zones open is formatted with a
+# (named by its line), a capacity the tree's first blocks would fill (4 KiB;
+# 8 KiB with quota files); a device keeping 4 zones open is formatted with a
 # warning.  Last, the user space beside power-of-two zones on the same
 # 32 GiB (printed; mkfs.f2fs(8) quotes it), and the same zones padded to a
 # power of two with the real size as capacity (the same user space).
@@ -146,7 +148,7 @@ EOF
 }
 
 # 1. single devices with conventional zones; zone sizes not powers of two
-for spec in 96:80:2:48 96:80:6:48 96:96:2:48 200:150:2:24 1000:700:2:14 1000:1000:3:16; do
+for spec in 96:80:2:48 96:80:6:48 96:96:2:48 200:150:2:24 1000:700:2:14 1000:1000:3:16 4:1:8:64 6:5:6:64; do
 	IFS=: read -r z c conv n <<EOF
 $spec
 EOF
@@ -265,6 +267,11 @@ new_sparse "$zon" 2000M
 model "$reg.zones" 96 96 10
 model "$zon.zones" 200 200 0
 refuse "two-sizes" "$reg" "same zone size" -m -c "$zon" "$reg"
+# a capacity the first blocks of the tree would fill (the kernel takes any)
+printf 'zone_size 2M\nzone_capacity 4K\nconventional 64\n' >"$img.zones"
+refuse "tiny-cap" "$img" "needs a capacity above 4 KiB" -m "$img"
+printf 'zone_size 2M\nzone_capacity 8K\nconventional 64\n' >"$img.zones"
+refuse "tiny-cap-quota" "$img" "needs a capacity above 24 KiB" -m -O quota,lost_found "$img"
 
 # 7. user space beside power-of-two zones on the same 32 GiB device
 img=$WORK/cmp.img
