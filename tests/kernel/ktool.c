@@ -26,9 +26,10 @@
  *   ktool fill-verify DIR KIB
  *       Every file of DIR must be KIB KiB of its stream.
  *   ktool gc PATH [ROUNDS]
- *       Foreground garbage collection (F2FS_IOC_GARBAGE_COLLECT) on the
- *       file system of PATH, round after round until the kernel finds no
- *       victim section (or ROUNDS, default 256).  Prints the rounds.
+ *       Foreground garbage collection (F2FS_IOC_GARBAGE_COLLECT, then a
+ *       checkpoint by syncfs, each round) on the file system of PATH,
+ *       round after round until the kernel finds no victim section (or
+ *       ROUNDS, default 256).  Prints the rounds.
  *   ktool compr PATH      set FS_COMPR_FL on PATH
  *   ktool casefold DIR    set FS_CASEFOLD_FL on the empty directory DIR
  *   ktool quota DEV MIN_KIB MIN_INODES [usr|grp|prj ID]
@@ -776,9 +777,23 @@ static int cmd_gc(int argc, char **argv)
 		fprintf(stderr, "ktool: %s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
-	/* 0: a section freed; EAGAIN: collected without freeing one */
-	while (rounds < max && (ioctl(fd, F2FS_IOC_GARBAGE_COLLECT, &sync) == 0 || errno == EAGAIN))
+	/* 0: a section freed; EAGAIN: collected without freeing one.  A
+	 * foreground round leaves its victim prefree until a checkpoint, and
+	 * Linux 6.1 starts a round without checking that a free section is
+	 * left to move into: rounds without checkpoints in between used up
+	 * the free sections of a small zoned volume and crashed it
+	 * (new_curseg warnings, then a NULL dereference in
+	 * update_sit_entry).  So a checkpoint (syncfs) follows each round, as
+	 * the kernel's own GC thread takes one when prefree sections pile
+	 * up. */
+	while (rounds < max && (ioctl(fd, F2FS_IOC_GARBAGE_COLLECT, &sync) == 0 || errno == EAGAIN)) {
 		rounds++;
+		if (syncfs(fd)) {
+			fprintf(stderr, "ktool: gc %s: syncfs: %s\n", argv[1], strerror(errno));
+			close(fd);
+			return 1;
+		}
+	}
 	close(fd);
 	if (rounds < max && errno != ENODATA) {
 		fprintf(stderr, "ktool: gc %s: %s after %d rounds\n", argv[1], strerror(errno), rounds);

@@ -1,12 +1,14 @@
 #!/bin/sh
 # Kernel interop on zoned block devices (one boot): null_blk zoned devices
 # made through configfs (power-of-two zone sizes, zone capacity below the
-# zone size, with and without conventional zones, and the multi-device form
-# with a regular first device) and a QEMU NVMe ZNS namespace.  Our mkfs -m
-# (built static, run in the guest) and f2fs-tools' mkfs.f2fs -m format
-# them; the kernel mounts, fills, deletes half, refills through garbage
-# collection of full sections, unmounts; f2fs-tools' fsck and ours (in the
-# guest, against the live zones) must both be clean before and after.
+# zone size and below one segment, with and without conventional zones,
+# and the multi-device form with a regular first device) and a QEMU NVMe
+# ZNS namespace.  Our mkfs -m (built static, run in the guest) and
+# f2fs-tools' mkfs.f2fs -m format them; the kernel mounts, fills, syncs,
+# deletes every other file, garbage-collects the partly valid full
+# sections (blocks must move on every volume), refills, unmounts;
+# f2fs-tools' fsck and ours (in the guest, against the live zones) must
+# both be clean before and after.
 # See tests/kernel/guest/zoned.sh for the steps of each case.
 . "$(dirname "$0")/kcommon.sh"
 
@@ -47,7 +49,10 @@ truncate -s 64M "$KWORK/reg1.img" "$KWORK/reg2.img" "$KWORK/reg3.img" || kt_abor
 truncate -s 256M "$KWORK/zns.img" || kt_abort "cannot create the ZNS backing file"
 
 # NAME:MKFS:DEVICE[:REGULAR]  (see guest/zoned.sh)
-cases=${KTEST_ZONED_CASES:-"ours-cap:ours:nb,8,6,8,256,4096 damage:ours-cap crash:ours-cap ours-conv:ours:nb,8,8,6,192 ours-multi:ours:nb,4,4,0,192:reg1 damage:ours-multi crash:ours-multi ours-zns:ours:img=zns:reg2 ref-conv:ref:nb,16,12,4,256 ref-multi:ref:nb,4,4,0,160:reg3 damage:ref-multi"}
+# ours-small: a zone capacity below one segment (4 MiB zones of 1 MiB),
+# with 768 KiB files so that deleting every other one leaves sections
+# partly valid.
+cases=${KTEST_ZONED_CASES:-"ours-cap:ours:nb,8,6,8,256,4096 damage:ours-cap crash:ours-cap ours-conv:ours:nb,8,8,6,192 ours-multi:ours:nb,4,4,0,192:reg1 damage:ours-multi crash:ours-multi ours-small:ours:nb,4,1,8,256::768 damage:ours-small ours-zns:ours:img=zns:reg2 ref-conv:ref:nb,16,12,4,256 ref-multi:ref:nb,4,4,0,160:reg3 damage:ref-multi"}
 kt_guest zoned -t 900 -m 1200M -a "${KTEST_ZONED_KIB:-1024} $cases" \
 	-z "zns=$KWORK/zns.img:16M:12M" \
 	"$KSRC/guest/zoned.sh" tools="$KWORK/tools.tar" reg1="$KWORK/reg1.img" reg2="$KWORK/reg2.img" \
