@@ -492,8 +492,31 @@ static const char *kind_name(uint8_t kind)
 	       "double-indirect";
 }
 
-/* Resolve a child nid through NAT; false if it cannot be read. */
-static bool resolve_ref(struct fsck_walk *w, struct fsck_node_ref *r)
+static void visit_children(struct fsck_walk *w, const struct fsck_node_ref *r,
+			   const struct f2fs_node *n, int next);
+
+/* An indirect or double-indirect node without a NAT entry (none to take
+ * back from its block either): rebuilt from its children's footers
+ * (fsck_shared.c) and walked now, its children pushed to level next. */
+static bool visit_rebuilt(struct fsck_walk *w, struct fsck_node_ref *r, int next)
+{
+	const struct f2fs_node *n;
+
+	if (next < 0 || r->kind == NODE_DIRECT || (w->ctx->ni[r->nid].flags & FSCK_NI_NODE))
+		return false;
+	n = fsck_shared_rebuild_inner(w, r);
+	if (!n)
+		return false;
+	w->ctx->ni[r->nid].flags |= FSCK_NI_NODE;
+	fsck_fix_owner(w->ctx, r->nid, w->file.ino);
+	r->addr = NULL_ADDR;
+	visit_children(w, r, n, next);
+	return true;
+}
+
+/* Resolve a child nid through NAT; false if it cannot be read.  next: the
+ * level its children go to (-1 for the xattr node). */
+static bool resolve_ref(struct fsck_walk *w, struct fsck_node_ref *r, int next)
 {
 	struct fsck_ctx *ctx = w->ctx;
 	struct f2fs_nat_entry e;
@@ -511,7 +534,8 @@ static bool resolve_ref(struct fsck_walk *w, struct fsck_node_ref *r)
 	if (!fsck_nat_lookup(ctx, r->nid, &e) || le32_to_cpu(e.block_addr) == NULL_ADDR) {
 		fsck_report(ctx, PR_NODE_NAT_NULL, FSCK_OBJ(.ino = ino, .nid = r->nid,
 			    .str = kind_name(r->kind)));
-		drop_ref(w, r, false);
+		if (!visit_rebuilt(w, r, next))
+			drop_ref(w, r, false);
 		return false;
 	}
 	if (ctx->ni[r->nid].flags & FSCK_NI_NODE) {
@@ -576,7 +600,6 @@ static void visit_node(struct fsck_walk *w, const struct fsck_node_ref *r,
 		       const struct f2fs_node *n, int next)
 {
 	struct fsck_file *f = &w->file;
-	const uint32_t N = NIDS_PER_BLOCK;
 	const struct f2fs_node *rebuilt = NULL;
 
 	if (r->kind != NODE_DIRECT && le32_to_cpu(n->footer.nid) != r->nid)
@@ -593,6 +616,17 @@ static void visit_node(struct fsck_walk *w, const struct fsck_node_ref *r,
 		drop_ref(w, r, true);
 		return;
 	}
+	visit_children(w, r, n, next);
+}
+
+/* Count node r (its block n) and walk what it maps: data slots, or child
+ * nodes pushed to level next. */
+static void visit_children(struct fsck_walk *w, const struct fsck_node_ref *r,
+			   const struct f2fs_node *n, int next)
+{
+	struct fsck_file *f = &w->file;
+	const uint32_t N = NIDS_PER_BLOCK;
+
 	f->counted++;
 	f->nodes++;
 	w->ctx->st.nodes++;
@@ -642,7 +676,7 @@ static void walk_level(struct fsck_walk *w, int cur)
 	const uint8_t *blk[FSCK_BATCH];
 
 	for (uint32_t i = 0; i < w->lvl_n[cur]; i++)
-		if (resolve_ref(w, &refs[i]))
+		if (resolve_ref(w, &refs[i], !cur))
 			refs[n++] = refs[i];
 	qsort(refs, n, sizeof(*refs), cmp_ref_addr);
 	for (uint32_t first = 0; first < n && !w->err; first += FSCK_BATCH) {
@@ -699,7 +733,7 @@ static void walk_xattr_node(struct fsck_walk *w, const struct f2fs_node *inode)
 		fsck_check_xattrs(w, inode, NULL);
 		return;
 	}
-	if (!resolve_ref(w, &r)) {
+	if (!resolve_ref(w, &r, -1)) {
 		fsck_check_xattrs(w, inode, NULL);
 		return;
 	}

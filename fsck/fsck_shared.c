@@ -38,7 +38,8 @@
  * maps.  Compressed files are left out (their slots also hold
  * COMPRESS_ADDR and NEW_ADDR, which no summary records).
  *
- * An indirect or double-indirect node whose block no longer holds it is
+ * An indirect or double-indirect node whose block no longer holds it (or
+ * whose NAT entry is lost, with no block to take it back from) is
  * rebuilt at once, while its inode is walked: the nodes it pointed at
  * usually still exist, each with a footer naming the inode and its node
  * offset, which gives its slot.  Only nodes the walk has not reached,

@@ -379,12 +379,18 @@ our_sload() {
 	CASE_SRC=$1
 }
 
+# node_at INO OFS [FIELD]: the nid (FIELD 1, the default) or the block
+# address (FIELD 2) of the node at node offset OFS of inode INO in $IMG.
+node_at() {
+	"$DUMP" -i "$1" -M "$IMG" 2>/dev/null |
+		awk -v o="$2" -v f="${3:-1}" '/^-- node blocks/ { d = 1; next } d && $3 == o { print $f; exit }'
+}
+
 # zero_node INO OFS [SRCBLK]: zero the block of the node at node offset
 # OFS of inode INO in $IMG (or copy block SRCBLK over it).
 zero_node() {
 	local addr
-	addr=$("$DUMP" -i "$1" -M "$IMG" 2>/dev/null |
-		awk -v o="$2" '/^-- node blocks/ { d = 1; next } d && $3 == o { print $2; exit }')
+	addr=$(node_at "$1" "$2" 2)
 	[ -n "$addr" ] || { echo "zero_node: inode $1 has no node at offset $2" >>"$WORK/inject.err"; return; }
 	if [ -n "${3:-}" ]; then
 		dd if="$IMG" of="$IMG" bs=4096 skip="$3" seek=$((addr)) count=1 conv=notrunc 2>/dev/null
