@@ -13,6 +13,8 @@
  * (ctx->orphans).  A volume without a usable superblock and checkpoint
  * stops here.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -348,6 +350,43 @@ static bool no_magic(const struct f2fs_fs *fs)
 {
 	return le32_to_cpu(fs->sb_copy[0].magic) != F2FS_SUPER_MAGIC &&
 	       le32_to_cpu(fs->sb_copy[1].magic) != F2FS_SUPER_MAGIC;
+}
+
+/* Blocks the SIT marks valid at or past blkaddr `end` (a truncated
+ * device's missing tail). */
+static uint64_t valid_blocks_from(const struct fsck_ctx *ctx, uint64_t end)
+{
+	const struct f2fs_fs *fs = ctx->fs;
+	uint64_t n = 0;
+
+	for (uint32_t segno = 0; segno < fs->main_segs; segno++) {
+		uint64_t start = (uint64_t)fs->main_blkaddr + (uint64_t)segno * BLKS_PER_SEG;
+		const struct f2fs_seg_entry *se = &ctx->sit.segs[segno];
+
+		if (start + BLKS_PER_SEG <= end || !se->valid_blocks)
+			continue;
+		for (uint32_t k = 0; k < BLKS_PER_SEG; k++)
+			if (start + k >= end && test_bit_le(k, se->cur_valid_map))
+				n++;
+	}
+	return n;
+}
+
+void fsck_check_device_end(struct fsck_ctx *ctx)
+{
+	const struct f2fs_fs *fs = ctx->fs;
+	uint64_t end = fs->dev->file_bytes / F2FS_BLKSIZE;
+	char what[96];
+
+	if (!fs->short_blocks)
+		return;
+	if (!ctx->sit_loaded)
+		snprintf(what, sizeof(what), "what lies past its end reads as zeroes");
+	else
+		snprintf(what, sizeof(what), "%" PRIu64 " blocks in use lie past its end (read as zeroes)",
+			 valid_blocks_from(ctx, end));
+	fsck_report(ctx, fs->dev->is_regular ? PR_SB_IMAGE_SHORT : PR_SB_BLKDEV_SHORT,
+		    FSCK_OBJ(.found = fs->short_blocks, .str = what));
 }
 
 bool fsck_pass_super(struct fsck_ctx *ctx)

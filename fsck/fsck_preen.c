@@ -209,6 +209,8 @@ bool fsck_preen_may_stop(struct fsck_ctx *ctx)
 		return false;
 	if (!fs->cp || fs->ckpt_sanity.err || !fs->cursum_loaded || fs->cursum_load_err)
 		return false;
+	if (fs->short_blocks)	/* a truncated device: reported after the SIT */
+		return false;
 	if (kernel_wants_check(fs))
 		return false;
 	for (int t = 0; t < NR_CURSEG_TYPE; t++)

@@ -104,6 +104,10 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "(derived: {str})"),
 	P(SB_FIELD_DERIVED, E, false, FIX_SB_REBUILD,
 	  "superblock copy {sb}: {str} is {found}, derived {expected}"),
+	P(SB_IMAGE_SHORT, E, true, FIX_IMAGE_GROW,
+	  "the image file ends {found} blocks before the main area does; {str}"),
+	P(SB_BLKDEV_SHORT, E, false, FIX_UNFIXABLE,
+	  "the device ends {found} blocks before the main area does; {str}"),
 	P(SIT_COUNT_POPCOUNT, E, false, FIX_SIT_REBUILD,
 	  "segment {segno}: SIT count {found} but {expected} bits set"),
 	P(SIT_BAD_TYPE, E, false, FIX_SIT_REBUILD,
@@ -339,6 +343,8 @@ const char *fsck_unfixable_why(enum fsck_problem code)
 	case PR_SB_FEATURE_DEPS: case PR_SB_UNKNOWN_FEATURE: case PR_SB_ENCODING:
 		return "the feature set is the volume's own; fsck does not change features";
 	case PR_SB_SEGMENT_COUNT_EXCESS: return "harmless, the kernel corrects it at mount";
+	case PR_SB_BLKDEV_SHORT:
+		return "a block device cannot grow: copy the volume to a device large enough (or an image file)";
 	case PR_CP_NONE_VALID: return "no checkpoint to start from";
 	case PR_CP_SUMMARY_LOAD: return "the log summaries cannot be rebuilt without them";
 	case PR_QUOTA_INODE:
@@ -393,6 +399,8 @@ const char *fsck_fix_name(enum fsck_fix f)
 		[FIX_ZONE_LOG_MOVE] = "move the log to a fresh section whose zone is empty",
 		[FIX_ZONE_FINISH] = "finish the zone, so that its write pointer covers every valid block",
 		[FIX_ZONE_RESET] = "reset the zone",
+		[FIX_IMAGE_GROW] = "grow the image file to the end of the main area (a sparse tail "
+				   "of zeroes), before the new checkpoint",
 	};
 
 	return (unsigned)f < sizeof(names) / sizeof(names[0]) && names[f] ? names[f] : "?";

@@ -60,6 +60,9 @@ enum fsck_problem {
 	/* superblock rebuilt from two damaged copies */
 	PR_SB_REBUILT = 1041,
 	PR_SB_FIELD_DERIVED = 1042,
+	/* a truncated device: the main area runs past its end */
+	PR_SB_IMAGE_SHORT = 1043,
+	PR_SB_BLKDEV_SHORT = 1044,
 	/* SIT entries */
 	PR_SIT_COUNT_POPCOUNT = 2001,
 	PR_SIT_BAD_TYPE = 2002,
@@ -197,6 +200,7 @@ enum fsck_fix {
 	FIX_ZONE_LOG_MOVE,	/* the log goes to a fresh section with an empty zone */
 	FIX_ZONE_FINISH,	/* finish the zone (write pointer to its end) */
 	FIX_ZONE_RESET,		/* reset the zone (write pointer to its start) */
+	FIX_IMAGE_GROW,		/* grow the image file to the volume's size */
 	FIX_DIR_UNINLINE,	/* the inline entries go to a new dentry block */
 };
 

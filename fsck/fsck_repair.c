@@ -892,6 +892,22 @@ static int refuse(struct fsck_ctx *ctx, const char *why)
 	return -EAGAIN;
 }
 
+/* A truncated image file grows to the end of the main area first: its
+ * missing tail was read as zeroes, and the new blocks and the checkpoint
+ * may be written there.  Growing loses nothing (the kernel could not read
+ * that tail), so a cut after it leaves the old checkpoint as usable. */
+static int grow_short_image(struct fsck_ctx *ctx)
+{
+	int err;
+
+	if (!ctx->fs->short_blocks)
+		return 0;
+	err = f2fs_dev_grow_file(ctx->fs->dev);
+	if (!err)
+		err = f2fs_dev_flush(ctx->fs->dev);
+	return err;
+}
+
 static int run_repair(struct repair_run *r)
 {
 	struct fsck_ctx *ctx = r->ctx;
@@ -899,7 +915,9 @@ static int run_repair(struct repair_run *r)
 	uint32_t *orphans, n_orphans;
 	int err;
 
-	err = fsck_zone_apply(ctx);
+	err = grow_short_image(ctx);
+	if (!err)
+		err = fsck_zone_apply(ctx);
 	if (!err)
 		err = fsck_lpf_reconnect(ctx);
 	if (!err)
@@ -981,6 +999,8 @@ int fsck_repair_apply(struct fsck_ctx *ctx, uint64_t *written)
 		return refuse(ctx, f2fs_strerror(ctx->rep->err));
 	if (ctx->fs->features & F2FS_FEATURE_RO)
 		return refuse(ctx, "read-only (RO feature) volume");
+	if (ctx->fs->short_blocks && !ctx->fs->dev->is_regular)
+		return refuse(ctx, "the device ends before the main area does and cannot grow");
 	memset(&r, 0, sizeof(r));
 	r.ctx = ctx;
 	dev = ctx->fs->dev;

@@ -106,6 +106,8 @@ struct f2fs_fs {
 	uint32_t sit_bitmap_size, nat_bitmap_size;
 	uint32_t inode_chksum_seed;
 	uint32_t ndevs;		/* devices of the volume (devs[] of the superblock) */
+	uint64_t short_blocks;	/* main area blocks past the end of a truncated
+				 * device (read as zeroes: f2fs_dev_assume_size) */
 
 	struct f2fs_salvage salvage;	/* F2FS_OPEN_SALVAGE only */
 };

@@ -19,6 +19,13 @@ void f2fs_sb_update_checksum(struct f2fs_super_block *sb);
 /* Segments counted by segment_count beyond the end of the main area (the
  * kernel silently shrinks segment_count when this is not 0). */
 uint32_t f2fs_sb_segment_count_excess(const struct f2fs_super_block *sb);
+/* The block after the main area's last (what the kernel may read or
+ * write up to). */
+uint64_t f2fs_sb_main_end(const struct f2fs_super_block *sb);
+/* How many blocks of the main area lie past the end of a single device
+ * of dev_blocks blocks (a truncated image); 0 when it holds them all, for
+ * a multi-device volume, or when dev_blocks is 0 (unknown). */
+uint64_t f2fs_sb_short_blocks(const struct f2fs_super_block *sb, uint64_t dev_blocks);
 
 /* The fields a rebuild derives instead of trusting a copy: the fixed log
  * sizes, the reserved inode numbers, checksum_offset (from the features),

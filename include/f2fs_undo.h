@@ -67,6 +67,8 @@ struct f2fs_undo_rec {
 struct f2fs_undo_file {
 	int fd;
 	uint64_t dev_bytes;	/* size of the device it was made on */
+	uint64_t file_bytes;	/* a truncated image file's own size, which the
+				 * run grew to dev_bytes (0: not truncated) */
 	char dev_path[F2FS_UNDO_PATH_MAX];
 	uint64_t created;	/* seconds since the epoch */
 	struct f2fs_undo_rec *recs;
@@ -88,7 +90,8 @@ void f2fs_undo_free(struct f2fs_undo_file *u);
  * Without the final record only the size is compared. */
 int f2fs_undo_check_device(const struct f2fs_undo_file *u, struct f2fs_dev *dev,
 			   uint64_t *bad_blk);
-/* Write every saved range back and flush. */
+/* Write every saved range back and flush; a truncated image file the
+ * run grew is cut back to its own size. */
 int f2fs_undo_apply(const struct f2fs_undo_file *u, struct f2fs_dev *dev);
 
 #endif

@@ -644,6 +644,18 @@ static void choose_copy_root_agrees(struct f2fs_fs *fs)
 	fs->salvage.sb_cp_disagrees_why = why;
 }
 
+/* A truncated single device: read its missing tail as zeroes, so that
+ * what lies inside is checked and read as the kernel reads it. */
+static void assume_full_device(struct f2fs_fs *fs)
+{
+	uint64_t dev_blocks = fs->dev->size_bytes / F2FS_BLKSIZE;
+
+	fs->short_blocks = f2fs_sb_short_blocks(&fs->sb, dev_blocks);
+	if (fs->short_blocks &&
+	    f2fs_dev_assume_size(fs->dev, f2fs_sb_main_end(&fs->sb) * F2FS_BLKSIZE) < 0)
+		fs->short_blocks = 0;
+}
+
 static int open_volume(struct f2fs_fs *fs, bool salvage)
 {
 	const char *why;
@@ -659,6 +671,7 @@ static int open_volume(struct f2fs_fs *fs, bool salvage)
 	if (fs->sb_index < 0)
 		return -EFSCORRUPTED;
 	derive_geometry(fs);
+	assume_full_device(fs);
 	err = load_checkpoint(fs, salvage);
 	if (!err)
 		load_cursegs(fs, salvage);

@@ -140,10 +140,29 @@ int f2fs_sb_validate(const struct f2fs_super_block *sb, uint64_t dev_blocks,
 	    (err = check_sb_misc(sb, why)) ||
 	    (err = check_sb_boundaries(sb, why)))
 		return err;
-	/* On a multi-device volume block_count covers every device. */
-	if (dev_blocks && !sb->devs[0].path[0] && le64_to_cpu(sb->block_count) > dev_blocks)
-		SB_FAIL("block_count exceeds the device size");
+	/* The kernel compares no size of a single device with the superblock:
+	 * it mounts a truncated volume and fails only the reads past the end.
+	 * A device that ends inside the metadata areas (which the kernel reads
+	 * at mount) is refused; a shorter main area is f2fs_sb_short_blocks()'s
+	 * business.  On a multi-device volume block_count covers every device. */
+	if (dev_blocks && !sb->devs[0].path[0] && le32_to_cpu(sb->main_blkaddr) > dev_blocks)
+		SB_FAIL("the device ends before the main area");
 	return 0;
+}
+
+uint64_t f2fs_sb_main_end(const struct f2fs_super_block *sb)
+{
+	return (uint64_t)le32_to_cpu(sb->main_blkaddr) +
+	       ((uint64_t)le32_to_cpu(sb->segment_count_main) << 9);
+}
+
+uint64_t f2fs_sb_short_blocks(const struct f2fs_super_block *sb, uint64_t dev_blocks)
+{
+	uint64_t end = f2fs_sb_main_end(sb);
+
+	if (sb->devs[0].path[0] || !dev_blocks || dev_blocks >= end)
+		return 0;
+	return end - dev_blocks;
 }
 
 uint32_t f2fs_sb_segment_count_excess(const struct f2fs_super_block *sb)

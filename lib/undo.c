@@ -58,12 +58,15 @@ struct f2fs_undo {
 /* ---- header and record heads ------------------------------------------ */
 
 /* Header layout: magic[8] version@8 block_size@12 dev_bytes@16 created@24
- * header_crc@32 dev_path@64[256]; the rest zero. */
+ * header_crc@32 file_bytes@40 dev_path@64[256]; the rest zero.  file_bytes
+ * is not 0 for a truncated image file (f2fs_dev_assume_size): its own
+ * size, which a repair grows to dev_bytes first. */
 #define HDR_VERSION	8
 #define HDR_BLKSIZE	12
 #define HDR_DEVBYTES	16
 #define HDR_CREATED	24
 #define HDR_CRC		32
+#define HDR_FILEBYTES	40
 #define HDR_PATH	64
 
 static uint32_t header_crc(const uint8_t *hdr)
@@ -425,6 +428,8 @@ static int write_header(struct f2fs_undo *u, const struct f2fs_dev *dev)
 	put_le32(hdr + HDR_BLKSIZE, F2FS_BLKSIZE);
 	put_le64(hdr + HDR_DEVBYTES, dev->size_bytes);
 	put_le64(hdr + HDR_CREATED, (uint64_t)time(NULL));
+	if (dev->file_bytes < dev->size_bytes)
+		put_le64(hdr + HDR_FILEBYTES, dev->file_bytes);
 	snprintf((char *)hdr + HDR_PATH, F2FS_UNDO_PATH_MAX, "%s", dev->path ? dev->path : "");
 	u->seed = header_crc(hdr);
 	put_le32(hdr + HDR_CRC, u->seed);
@@ -529,6 +534,9 @@ static int load_header(struct f2fs_undo_file *u, uint32_t *seed)
 	*seed = get_le32(hdr + HDR_CRC);
 	u->dev_bytes = get_le64(hdr + HDR_DEVBYTES);
 	u->created = get_le64(hdr + HDR_CREATED);
+	u->file_bytes = get_le64(hdr + HDR_FILEBYTES);
+	if (u->file_bytes >= u->dev_bytes)
+		u->file_bytes = 0;
 	memcpy(u->dev_path, hdr + HDR_PATH, F2FS_UNDO_PATH_MAX);
 	u->dev_path[F2FS_UNDO_PATH_MAX - 1] = '\0';
 	return 0;
@@ -694,15 +702,24 @@ void f2fs_undo_free(struct f2fs_undo_file *u)
 	free(u);
 }
 
+/* The device is the one the file was made on: its size then, or a
+ * truncated image's own size (the run stopped before it grew the file,
+ * its first write). */
+static bool size_matches(const struct f2fs_undo_file *u, const struct f2fs_dev *dev)
+{
+	return dev->size_bytes == u->dev_bytes ||
+	       (u->file_bytes && dev->is_regular && dev->size_bytes == u->file_bytes);
+}
+
 int f2fs_undo_check_device(const struct f2fs_undo_file *u, struct f2fs_dev *dev,
 			   uint64_t *bad_blk)
 {
 	uint8_t *buf;
 	int err = 0;
 
-	if (dev->size_bytes != u->dev_bytes)
+	if (!size_matches(u, dev))
 		return -EXDEV;
-	if (!u->finished)
+	if (!u->finished || dev->size_bytes != u->dev_bytes)
 		return 0;
 	buf = malloc((size_t)UNDO_CHUNK << F2FS_BLKSIZE_BITS);
 	if (!buf)
@@ -751,13 +768,19 @@ int f2fs_undo_apply(const struct f2fs_undo_file *u, struct f2fs_dev *dev)
 	uint8_t *buf;
 	int err = 0;
 
-	if (dev->size_bytes != u->dev_bytes)
+	if (!size_matches(u, dev))
 		return -EXDEV;
+	if (dev->size_bytes != u->dev_bytes)
+		return 0;	/* not grown: nothing was written */
 	buf = malloc((size_t)UNDO_CHUNK << F2FS_BLKSIZE_BITS);
 	if (!buf)
 		return -ENOMEM;
 	for (size_t i = 0; !err && i < u->nrecs; i++)
 		err = apply_one(u, &u->recs[i], dev, buf);
 	free(buf);
-	return err ? err : f2fs_dev_flush(dev);
+	if (!err)
+		err = f2fs_dev_flush(dev);
+	if (!err && u->file_bytes)
+		err = f2fs_dev_shrink_file(dev, u->file_bytes);
+	return err;
 }

@@ -102,8 +102,9 @@ json_check "$WORK/j" $RC 'assert d["full_check"] is False' && [ "$RC" = 0 ] &&
 
 # ---- operational errors: the error, no summary; JSON: an error object ----
 truncate -s 64M "$WORK/zero.img"
+# a device that ends inside the metadata areas: the kernel cannot mount it
 cp --sparse=always "$IMG" "$WORK/short.img"
-truncate -s 100M "$WORK/short.img"
+truncate -s 1M "$WORK/short.img"
 mkdir "$WORK/adir"
 declare -A WANT=([zero.img]=not_f2fs [missing.img]=missing_device [short.img]=short_device
 	[adir]=unreadable)
@@ -121,6 +122,21 @@ for name in "${!WANT[@]}"; do
 		[ "$RC" = 8 ] && pass "$name: error ${WANT[$name]}, no summary" ||
 		fail "$name: $(head -c 300 "$WORK/j")"
 done
+# one that ends inside the main area is checked on, its tail read as
+# zeroes (the kernel mounts it): problem 1043, and -y grows the file
+cp --sparse=always "$IMG" "$WORK/cut.img"
+truncate -s 100M "$WORK/cut.img"
+fsck_to "$WORK/j" "$WORK/e" --json "$WORK/cut.img"
+json_check "$WORK/j" $RC "assert [p['code'] for p in d['problems']] == [1043], d['problems']" &&
+	[ "$RC" = 4 ] && pass "cut in the main area: problem 1043, exit 4" ||
+	fail "cut in the main area (exit $RC): $(head -c 300 "$WORK/j")"
+fsck_to "$WORK/o" "$WORK/e" -y "$WORK/cut.img"
+[ "$RC" = 1 ] && [ "$(stat -c %s "$WORK/cut.img")" -gt $((100 << 20)) ] &&
+	pass "cut in the main area: -y grows the image, exit 1" ||
+	fail "cut in the main area: -y exit $RC, size $(stat -c %s "$WORK/cut.img"): $(head -3 "$WORK/o")"
+fsck_to "$WORK/o" "$WORK/e" "$WORK/cut.img"
+[ "$RC" = 0 ] && pass "cut in the main area: clean after -y" || fail "cut after -y: exit $RC: $(head -3 "$WORK/o")"
+rm -f "$WORK/cut.img"
 # a member device of a multi-device volume that is gone (paths in the
 # superblock hold 63 characters at most: a short directory)
 MD=$(mktemp -d /tmp/f2out.XXXXXX) || hard_error "mktemp in /tmp"
