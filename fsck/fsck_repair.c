@@ -489,6 +489,9 @@ static int rebuild_nat(struct repair_run *r)
 	/* the journal stays when a roll-forward chain is kept: without the
 	 * entries the kernel never writes (the checks reported them) */
 	r->nat_changed += f2fs_nat_journal_drop_bad(nm);
+	/* and the block entries under it carry its values: a damaged one is
+	 * harmless to the kernel, not to f2fs-tools, which reads it too */
+	r->nat_changed += f2fs_nat_journal_settle_blocks(nm);
 	if (!f2fs_nat_get(nm, 0, &e) && (e.block_addr || e.ino))
 		err = nat_put(r, 0, 0, 0, 0);
 	for (uint32_t nid = F2FS_NODE_INO; nid <= F2FS_META_INO && !err; nid++)

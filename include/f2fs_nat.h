@@ -95,6 +95,12 @@ bool f2fs_nat_in_journal(const struct f2fs_nat_model *nm, uint32_t nid);
  * restored) and a nid repeated after its first entry (which is the one
  * every lookup finds).  Returns how many were dropped. */
 uint32_t f2fs_nat_journal_drop_bad(struct f2fs_nat_model *nm);
+/* Give the block entry under each journal entry the journal's value (the
+ * kernel writes it there when it flushes the journal, and reads the block
+ * entry never while the journal holds the nid; other checkers read the
+ * block entry too).  The blocks changed are marked dirty.  Returns how
+ * many entries changed. */
+uint32_t f2fs_nat_journal_settle_blocks(struct f2fs_nat_model *nm);
 
 /* nat_bits as they should be: full/empty bitmaps, LSB-first, nat_blocks
  * bits each (caller provides (nat_blocks + 7) / 8 bytes each; a block not

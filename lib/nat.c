@@ -245,6 +245,23 @@ uint32_t f2fs_nat_journal_drop_bad(struct f2fs_nat_model *nm)
 	return n - kept;
 }
 
+uint32_t f2fs_nat_journal_settle_blocks(struct f2fs_nat_model *nm)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < nm->n_journal; i++) {
+		uint32_t nid = le32_to_cpu(nm->journal[i].nid);
+
+		if (!journal_entry_effective(nm, i) || !block_is_loaded(nm, nid_block(nid)) ||
+		    !memcmp(&nm->journal_shadowed[i], &nm->journal[i].ne, sizeof(nm->journal[i].ne)))
+			continue;
+		nm->journal_shadowed[i] = nm->journal[i].ne;
+		set_bit_le(nid_block(nid), nm->block_dirty);
+		n++;
+	}
+	return n;
+}
+
 bool f2fs_nat_in_journal(const struct f2fs_nat_model *nm, uint32_t nid)
 {
 	return nid < nm->max_nid && journal_index(nm, nid) >= 0;
