@@ -27,6 +27,7 @@
 
 #include "config.h"
 #include "f2fs_err.h"
+#include "f2fs_undo.h"
 #include "f2fs_zone.h"
 #include "fsck.h"
 
@@ -41,6 +42,8 @@ static void usage(FILE *f)
 		"  -n, -N          check only, answer no to everything (default)\n"
 		"                  (-n, -y and -a/-p exclude each other)\n"
 		"  --dry-run       check and compute the repair, show what it would write; never writes\n"
+		"  --undo FILE     save every block the repair overwrites in FILE (a new file)\n"
+		"                  first; undo.f2fs FILE device puts them back\n"
 		"  -d N            debug level (diagnostics on stderr)\n"
 		"  -l              print the superblock and checkpoint and exit\n"
 		"  -t              print the directory tree while checking\n"
@@ -71,7 +74,7 @@ static void list_problems(void)
 }
 
 enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP, OPT_PROBLEMS, OPT_WRITE_LIMIT,
-       OPT_NAT_READ, OPT_NOLINEAR_LOOKUP, OPT_ZONE_MODEL };
+       OPT_NAT_READ, OPT_NOLINEAR_LOOKUP, OPT_ZONE_MODEL, OPT_UNDO, OPT_LOSE_WRITES };
 
 static const struct option long_opts[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -84,6 +87,8 @@ static const struct option long_opts[] = {
 	{ "nolinear-lookup", required_argument, NULL, OPT_NOLINEAR_LOOKUP },
 	{ "list-problems", no_argument, NULL, OPT_PROBLEMS },
 	{ "write-limit", required_argument, NULL, OPT_WRITE_LIMIT },
+	{ "undo", required_argument, NULL, OPT_UNDO },
+	{ "lose-writes", required_argument, NULL, OPT_LOSE_WRITES },
 	{ "nat-read", required_argument, NULL, OPT_NAT_READ },
 	{ "zone-model", required_argument, NULL, OPT_ZONE_MODEL },
 	{ NULL, 0, NULL, 0 },
@@ -101,6 +106,18 @@ static bool parse_uint(const char *s, long max, long *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+/* A 64-bit mask, decimal or 0x-hexadecimal. */
+static bool parse_mask(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return false;
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return !errno && !*end;
 }
 
 /* -p takes an optional level; a following non-number is the device. */
@@ -205,6 +222,13 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 			o->write_limit = (uint64_t)v;
 			break;
 		case OPT_DRY_RUN: o->dry_run = true; break;
+		case OPT_UNDO: o->undo_file = optarg; break;
+		case OPT_LOSE_WRITES:
+			if (!parse_mask(optarg, &o->lost_writes)) {
+				fprintf(stderr, "fsck.f2fs: --lose-writes needs a number (a bit mask)\n");
+				return FSCK_EXIT_USAGE;
+			}
+			break;
 		case OPT_JSON: o->json = true; break;
 		case OPT_ZONE_MODEL: o->zone_model = optarg; break;
 		case 'd':
@@ -257,6 +281,11 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 		return FSCK_EXIT_USAGE;
 	}
 	o->device = argv[optind];
+	if (o->undo_file && access(o->undo_file, F_OK) == 0) {
+		fprintf(stderr, "fsck.f2fs: undo file %s exists; remove it or name a new one\n",
+			o->undo_file);
+		return FSCK_EXIT_USAGE;
+	}
 	if (o->json && (o->tree || o->list_only)) {
 		fprintf(stderr, "fsck.f2fs: --json cannot be combined with -t or -l, which print text\n");
 		return FSCK_EXIT_USAGE;
@@ -325,10 +354,7 @@ static void run_passes(struct fsck_ctx *ctx)
 		fsck_fail(ctx, "out_of_memory", "out of memory");
 		return;
 	}
-	if (!run(ctx, "SIT", fsck_pass_sit))
-		return;
-	fsck_check_device_end(ctx);
-	if (!run(ctx, "NAT", fsck_pass_nat))
+	if (!run(ctx, "SIT", fsck_pass_sit) || !run(ctx, "NAT", fsck_pass_nat))
 		return;
 	if (!run(ctx, "roll-forward chain", fsck_pass_rollforward))
 		return;
@@ -426,10 +452,10 @@ static bool device_unusable(struct fsck_ctx *ctx)
 	else if (le32_to_cpu(fs->sb_copy[0].magic) != F2FS_SUPER_MAGIC &&
 		 le32_to_cpu(fs->sb_copy[1].magic) != F2FS_SUPER_MAGIC)
 		fsck_fail(ctx, "not_f2fs", "%s: not an F2FS volume (no superblock magic)", dev);
-	else if (sb_copy_failed(fs, 0, "the device ends before the main area") ||
-		 sb_copy_failed(fs, 1, "the device ends before the main area"))
-		fsck_fail(ctx, "short_device", "%s: the device (%llu bytes) ends inside the "
-			  "metadata areas of the volume its superblock describes", dev,
+	else if (sb_copy_failed(fs, 0, "block_count exceeds the device size") ||
+		 sb_copy_failed(fs, 1, "block_count exceeds the device size"))
+		fsck_fail(ctx, "short_device", "%s: the device (%llu bytes) is shorter than the "
+			  "volume its superblock describes", dev,
 			  (unsigned long long)fs->dev->size_bytes);
 	else
 		return false;
@@ -505,6 +531,8 @@ static int open_and_check(struct fsck_ctx *ctx, bool write)
 	}
 	if (ctx->opt.write_limit)
 		f2fs_dev_set_write_limit(dev, ctx->opt.write_limit);
+	if (ctx->opt.write_limit && ctx->opt.lost_writes)
+		(void)f2fs_dev_set_lost_writes(dev, ctx->opt.lost_writes);	/* test hook */
 	err = f2fs_fs_open_dev_flags(dev, F2FS_OPEN_SALVAGE, &ctx->fs);
 	if (err && err != -EFSCORRUPTED && err != -EFSBADCRC) {
 		fsck_fail(ctx, err == -ENOMEM ? "out_of_memory" : "unreadable", "cannot load %s: %s",
@@ -565,6 +593,7 @@ static int64_t recheck(const struct fsck_ctx *parent)
 	ctx.opt.no_relist = false;
 	ctx.opt.tree = false;
 	ctx.opt.write_limit = 0;
+	ctx.opt.lost_writes = 0;
 	ctx.opt.progress_fd = -1;
 	ctx.opt.progress_bar = false;
 	code = open_and_check(&ctx, false);
@@ -575,6 +604,20 @@ static int64_t recheck(const struct fsck_ctx *parent)
 		fsck_print_summary(&ctx);
 	free_ctx(&ctx);
 	return n;
+}
+
+/* Close the undo file after the repair's writes (the device is flushed
+ * first); its error replaces a successful outcome. */
+static int finish_undo(struct fsck_ctx *ctx, int outcome)
+{
+	int err = f2fs_dev_finish_undo(ctx->fs->dev);
+
+	if (err) {
+		fsck_diag(ctx, "the undo file %s is incomplete: %s", ctx->opt.undo_file,
+			  f2fs_strerror(err));
+		return err;
+	}
+	return outcome;
 }
 
 /* Repair what the check recorded; returns the exit code. */
@@ -590,7 +633,17 @@ static int repair(struct fsck_ctx *ctx)
 		fsck_print_repair(ctx, "refused", 0);
 		return FSCK_EXIT_UNCORRECTED;
 	}
+	if (ctx->opt.undo_file && !ctx->opt.dry_run) {
+		err = f2fs_dev_start_undo(ctx->fs->dev, ctx->opt.undo_file);
+		if (err) {
+			fsck_fail(ctx, "undo_failed", "cannot write the undo file %s: %s "
+				  "(nothing was written)", ctx->opt.undo_file, f2fs_strerror(err));
+			return FSCK_EXIT_ERROR;
+		}
+	}
 	err = fsck_repair_apply(ctx, &written);
+	if (!err || err == -EAGAIN)
+		err = finish_undo(ctx, err);
 	if (err == -EAGAIN) {
 		fsck_print_repair(ctx, "refused", 0);
 		return FSCK_EXIT_UNCORRECTED;

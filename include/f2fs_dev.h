@@ -20,6 +20,7 @@
 struct f2fs_ra_queue;
 struct f2fs_zoned;
 struct f2fs_undo;
+struct f2fs_lost_writes;
 
 struct f2fs_dev_opts {
 	bool read_only;		/* open O_RDONLY; every write fails with -EROFS */
@@ -54,8 +55,7 @@ struct f2fs_dev {
 	bool is_regular;
 	bool read_only;
 	bool dry_run;
-	uint64_t size_bytes;	/* device or file size (f2fs_dev_assume_size: more) */
-	uint64_t file_bytes;	/* what the device really holds: reads past it see zeroes */
+	uint64_t size_bytes;	/* device or file size */
 	unsigned int sector_size;	/* logical sector size (512 for files) */
 	uint64_t write_limit;	/* 0: unlimited; else drop writes after this many */
 	const uint8_t *map;	/* read-only mapping of the whole device, or NULL */
@@ -70,6 +70,7 @@ struct f2fs_dev {
 	uint64_t view_lo, view_hi;	/* bytes handed out since the last release */
 	uint64_t view_blocks;
 	struct f2fs_undo *undo;	/* undo file being written (f2fs_undo.h), or NULL */
+	struct f2fs_lost_writes *lost;	/* lost-writes test hook (lib/devcut.c) */
 	struct f2fs_dev_stats stats;
 };
 
@@ -170,24 +171,15 @@ void f2fs_dev_set_own_blocks(struct f2fs_dev *dev, uint64_t nblocks);
 int f2fs_dev_attach(struct f2fs_dev *dev, struct f2fs_dev *member, uint64_t start_blk,
 		    uint64_t nblocks);
 
-/* A truncated volume: the device holds fewer bytes than the volume on it.
- * From now on the device is taken to be `bytes` long: reads past its real
- * end (file_bytes) see zeroes, and it is never mapped (f2fs_dev_map
- * fails, readers copy).  Single devices only; -EINVAL otherwise or when
- * bytes is not more than the device holds. */
-int f2fs_dev_assume_size(struct f2fs_dev *dev, uint64_t bytes);
-/* After f2fs_dev_assume_size on an image file: grow the file to the
- * assumed size (sparse, through the write policy: a dry run or the write
- * limit drops it).  -EOPNOTSUPP for a block device (it cannot grow). */
-int f2fs_dev_grow_file(struct f2fs_dev *dev);
-/* Cut an image file back to bytes (undo of a grown truncated image),
- * through the write policy, and flush.  -EOPNOTSUPP for a block device,
- * -EINVAL when bytes is not less than its size. */
-int f2fs_dev_shrink_file(struct f2fs_dev *dev, uint64_t bytes);
-
 /* Test hook: drop (silently succeed) every write request after the n-th
  * performed since open (stats.write_calls); 0 = off. */
 void f2fs_dev_set_write_limit(struct f2fs_dev *dev, uint64_t n);
+/* Test hook, with the write limit: the cut also loses writes performed
+ * since the last flush, as a disk cache may: bit i of mask loses the
+ * i-th of them counting back from the cut (bit 0: the last one; the bits
+ * repeat every 64).  mask 0: only the suffix is lost, as without the
+ * hook.  -EOPNOTSUPP on a zoned device or a multi-device volume. */
+int f2fs_dev_set_lost_writes(struct f2fs_dev *dev, uint64_t mask);
 
 /* Whether path (a block device or an image file backing a loop device) is
  * mounted, from /proc/self/mountinfo.  *where receives a malloc'd mount

@@ -155,7 +155,6 @@ int f2fs_dev_open(const char *path, const struct f2fs_dev_opts *opts,
 	if (err < 0)
 		goto fail;
 	dev->own_bytes = dev->size_bytes;
-	dev->file_bytes = dev->size_bytes;
 	*out = dev;
 	return 0;
 fail:
@@ -164,12 +163,16 @@ fail:
 }
 
 static void free_hints(struct f2fs_dev *dev);
+static bool write_limit_reached(const struct f2fs_dev *dev);
 
 void f2fs_dev_close(struct f2fs_dev *dev)
 {
 	if (!dev)
 		return;
 	(void)f2fs_dev_finish_undo(dev);	/* the tool reports errors by calling it first */
+	if (write_limit_reached(dev))
+		f2fs_cut_apply(dev);	/* the power was cut after the last write */
+	f2fs_cut_free(dev);
 	f2fs_devset_close(dev);
 	free_hints(dev);
 	(void)f2fs_zone_model_save(dev->zoned);	/* f2fs_dev_flush reports errors */
@@ -225,6 +228,13 @@ static int pread_full(struct f2fs_dev *dev, void *buf, size_t len, uint64_t off)
 	struct iovec v = { .iov_base = buf, .iov_len = len };
 
 	return preadv_full(dev, &v, 1, off);
+}
+
+static int pwrite_full(struct f2fs_dev *dev, const void *buf, size_t len, uint64_t off);
+
+int f2fs_dev_pwrite_raw(struct f2fs_dev *dev, const void *buf, size_t len, uint64_t off)
+{
+	return pwrite_full(dev, buf, len, off);
 }
 
 static int pwrite_full(struct f2fs_dev *dev, const void *buf, size_t len, uint64_t off)
@@ -338,15 +348,6 @@ int f2fs_dev_read(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks, void
 	return f2fs_dev_pread(dev, off, (size_t)len, buf);
 }
 
-int f2fs_dev_assume_size(struct f2fs_dev *dev, uint64_t bytes)
-{
-	if (dev->nmembers || dev->map || bytes <= dev->file_bytes)
-		return -EINVAL;
-	dev->size_bytes = bytes;
-	dev->own_bytes = bytes;
-	return 0;
-}
-
 /* ---- write policy ----------------------------------------------------- */
 
 /* Every request that changes the device (write, discard, zero-out) passes
@@ -361,6 +362,8 @@ static bool write_limit_reached(const struct f2fs_dev *dev)
 static enum write_verdict admit_write(struct f2fs_dev *dev)
 {
 	if (dev->dry_run || write_limit_reached(dev)) {
+		if (!dev->dry_run)
+			f2fs_cut_apply(dev);	/* the power is off: the cache is lost */
 		dev->stats.dropped_writes++;
 		return WRITE_DROP;
 	}
@@ -427,7 +430,8 @@ int f2fs_dev_pwrite(struct f2fs_dev *dev, uint64_t offset, size_t len, const voi
 		return err;
 	if (admit_write(dev) == WRITE_DROP)
 		return 0;
-	return pwrite_own(dev, buf, len, offset);
+	err = f2fs_cut_note(dev, offset, len, buf);
+	return err < 0 ? err : pwrite_own(dev, buf, len, offset);
 }
 
 int f2fs_dev_write(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks,
@@ -444,40 +448,6 @@ int f2fs_dev_write(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks,
 	return f2fs_dev_pwrite(dev, off, (size_t)len, buf);
 }
 
-int f2fs_dev_grow_file(struct f2fs_dev *dev)
-{
-	if (dev->read_only)
-		return -EROFS;
-	if (!dev->is_regular)
-		return -EOPNOTSUPP;
-	if (dev->file_bytes >= dev->size_bytes || dev->size_bytes > (uint64_t)INT64_MAX)
-		return 0;
-	if (admit_write(dev) == WRITE_DROP)
-		return 0;
-	if (ftruncate(dev->fd, (off_t)dev->size_bytes) < 0)
-		return -errno;
-	dev->file_bytes = dev->size_bytes;
-	return 0;
-}
-
-int f2fs_dev_shrink_file(struct f2fs_dev *dev, uint64_t bytes)
-{
-	if (dev->read_only)
-		return -EROFS;
-	if (!dev->is_regular || dev->nmembers)
-		return -EOPNOTSUPP;
-	if (bytes >= dev->file_bytes || dev->map)
-		return -EINVAL;
-	if (admit_write(dev) == WRITE_DROP)
-		return 0;
-	if (ftruncate(dev->fd, (off_t)bytes) < 0 || fsync(dev->fd) < 0)
-		return -errno;
-	dev->file_bytes = bytes;
-	dev->size_bytes = bytes;
-	dev->own_bytes = bytes;
-	return 0;
-}
-
 int f2fs_dev_flush(struct f2fs_dev *dev)
 {
 	int ret, err;
@@ -485,6 +455,10 @@ int f2fs_dev_flush(struct f2fs_dev *dev)
 	dev->stats.flushes++;
 	if (dev->dry_run || dev->read_only)
 		return 0;
+	if (write_limit_reached(dev))
+		f2fs_cut_apply(dev);	/* past the cut a flush never happened */
+	else
+		f2fs_cut_forget(dev);	/* this epoch is durable */
 	err = f2fs_devset_flush(dev);
 	ret = f2fs_zone_model_save(dev->zoned);
 	if (ret < 0 && !err)
@@ -723,18 +697,6 @@ static void announce_runs(struct f2fs_dev *dev, const struct f2fs_io_vec *runs, 
 	}
 }
 
-/* End of file at off: a truncated volume's missing tail reads as zeroes
- * (the caller checked the range against the assumed size); anywhere else
- * it is an I/O error. */
-static int zero_past_end(const struct f2fs_dev *dev, struct iovec *iov, int cnt, uint64_t off)
-{
-	if (off < dev->file_bytes)
-		return -EIO;
-	for (int i = 0; i < cnt; i++)
-		memset(iov[i].iov_base, 0, iov[i].iov_len);
-	return 0;
-}
-
 /* preadv until every iovec is filled, advancing over short reads. */
 static int preadv_full(struct f2fs_dev *dev, struct iovec *iov, int cnt, uint64_t off)
 {
@@ -748,7 +710,7 @@ static int preadv_full(struct f2fs_dev *dev, struct iovec *iov, int cnt, uint64_
 			return -errno;
 		}
 		if (n == 0)
-			return zero_past_end(dev, iov, cnt, off);
+			return -EIO;
 		off += (uint64_t)n;
 		while (cnt > 0 && (size_t)n >= iov->iov_len) {
 			n -= (ssize_t)iov->iov_len;
@@ -900,7 +862,7 @@ int f2fs_dev_map(struct f2fs_dev *dev)
 		(void)f2fs_dev_map(dev->members[i].dev);	/* unmapped: copies */
 	if (dev->map)
 		return 0;
-	if (dev->size_bytes == 0 || dev->size_bytes > SIZE_MAX || dev->file_bytes != dev->size_bytes)
+	if (dev->size_bytes == 0 || dev->size_bytes > SIZE_MAX)
 		return -EINVAL;
 	p = mmap(NULL, (size_t)dev->size_bytes, PROT_READ, MAP_SHARED, dev->fd, 0);
 	if (p == MAP_FAILED)
@@ -1061,7 +1023,10 @@ static int range_op(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks,
 
 	if (!dev->nmembers) {
 		err = admit_range_op(dev, blkaddr, nblocks, &off, &len);
-		return err <= 0 ? err : fn(dev, off, len);
+		if (err <= 0)
+			return err;
+		err = f2fs_cut_note(dev, off, len, NULL);
+		return err < 0 ? err : fn(dev, off, len);
 	}
 	if (dev->read_only)
 		return -EROFS;

@@ -26,6 +26,17 @@ int f2fs_undo_save(struct f2fs_undo *u, struct f2fs_dev *dev, uint64_t off, uint
  * the write limit). */
 uint64_t f2fs_undo_appends(const struct f2fs_undo *u);
 
+/* A write on device 0 that no layer sees (lib/devcut.c's roll-back). */
+int f2fs_dev_pwrite_raw(struct f2fs_dev *dev, const void *buf, size_t len, uint64_t off);
+
+/* The lost-writes hook (lib/devcut.c): journal a write about to be
+ * performed (after NULL: zeroes), forget the epoch at a flush, apply the
+ * loss at the cut (once), free. */
+int f2fs_cut_note(struct f2fs_dev *dev, uint64_t off, uint64_t len, const void *after);
+void f2fs_cut_forget(struct f2fs_dev *dev);
+void f2fs_cut_apply(struct f2fs_dev *dev);
+void f2fs_cut_free(struct f2fs_dev *dev);
+
 int f2fs_dev_read_batch_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n);
 int f2fs_dev_read_batch_view_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n);
 
