@@ -77,6 +77,7 @@ struct fsck_opts {
 	bool preen_rw;		/* preen's second run, with write access */
 	uint64_t write_limit;	/* --write-limit N (test hook): drop writes after N */
 	const char *undo_file;	/* --undo FILE: save what the repair overwrites */
+	uint64_t lost_writes;	/* --lose-writes MASK (test hook, lib/devcut.c) */
 	const char *zone_model;	/* --zone-model FILE: the first device's
 				 * emulated zones (lib/zone.c) */
 	int nat_read;		/* --nat-read=single|batch (bench): read the NAT blocks
@@ -229,9 +230,6 @@ void fsck_report_free(struct fsck_ctx *ctx);
  * summaries, journals and orphan blocks.  Returns false when there is no
  * usable superblock + checkpoint (the check cannot go on). */
 bool fsck_pass_super(struct fsck_ctx *ctx);
-/* After the SIT pass: a truncated device (the main area runs past its
- * end), with how many blocks in use lie past the end. */
-void fsck_check_device_end(struct fsck_ctx *ctx);
 int fsck_pass_sit(struct fsck_ctx *ctx);
 int fsck_pass_nat(struct fsck_ctx *ctx);
 int fsck_pass_nodes(struct fsck_ctx *ctx);

@@ -74,7 +74,7 @@ static void list_problems(void)
 }
 
 enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP, OPT_PROBLEMS, OPT_WRITE_LIMIT,
-       OPT_NAT_READ, OPT_NOLINEAR_LOOKUP, OPT_UNDO, OPT_ZONE_MODEL };
+       OPT_NAT_READ, OPT_NOLINEAR_LOOKUP, OPT_ZONE_MODEL, OPT_UNDO, OPT_LOSE_WRITES };
 
 static const struct option long_opts[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -88,6 +88,7 @@ static const struct option long_opts[] = {
 	{ "list-problems", no_argument, NULL, OPT_PROBLEMS },
 	{ "write-limit", required_argument, NULL, OPT_WRITE_LIMIT },
 	{ "undo", required_argument, NULL, OPT_UNDO },
+	{ "lose-writes", required_argument, NULL, OPT_LOSE_WRITES },
 	{ "nat-read", required_argument, NULL, OPT_NAT_READ },
 	{ "zone-model", required_argument, NULL, OPT_ZONE_MODEL },
 	{ NULL, 0, NULL, 0 },
@@ -105,6 +106,18 @@ static bool parse_uint(const char *s, long max, long *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+/* A 64-bit mask, decimal or 0x-hexadecimal. */
+static bool parse_mask(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return false;
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return !errno && !*end;
 }
 
 /* -p takes an optional level; a following non-number is the device. */
@@ -210,6 +223,12 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 			break;
 		case OPT_DRY_RUN: o->dry_run = true; break;
 		case OPT_UNDO: o->undo_file = optarg; break;
+		case OPT_LOSE_WRITES:
+			if (!parse_mask(optarg, &o->lost_writes)) {
+				fprintf(stderr, "fsck.f2fs: --lose-writes needs a number (a bit mask)\n");
+				return FSCK_EXIT_USAGE;
+			}
+			break;
 		case OPT_JSON: o->json = true; break;
 		case OPT_ZONE_MODEL: o->zone_model = optarg; break;
 		case 'd':
@@ -335,10 +354,7 @@ static void run_passes(struct fsck_ctx *ctx)
 		fsck_fail(ctx, "out_of_memory", "out of memory");
 		return;
 	}
-	if (!run(ctx, "SIT", fsck_pass_sit))
-		return;
-	fsck_check_device_end(ctx);
-	if (!run(ctx, "NAT", fsck_pass_nat))
+	if (!run(ctx, "SIT", fsck_pass_sit) || !run(ctx, "NAT", fsck_pass_nat))
 		return;
 	if (!run(ctx, "roll-forward chain", fsck_pass_rollforward))
 		return;
@@ -436,10 +452,10 @@ static bool device_unusable(struct fsck_ctx *ctx)
 	else if (le32_to_cpu(fs->sb_copy[0].magic) != F2FS_SUPER_MAGIC &&
 		 le32_to_cpu(fs->sb_copy[1].magic) != F2FS_SUPER_MAGIC)
 		fsck_fail(ctx, "not_f2fs", "%s: not an F2FS volume (no superblock magic)", dev);
-	else if (sb_copy_failed(fs, 0, "the device ends before the main area") ||
-		 sb_copy_failed(fs, 1, "the device ends before the main area"))
-		fsck_fail(ctx, "short_device", "%s: the device (%llu bytes) ends inside the "
-			  "metadata areas of the volume its superblock describes", dev,
+	else if (sb_copy_failed(fs, 0, "block_count exceeds the device size") ||
+		 sb_copy_failed(fs, 1, "block_count exceeds the device size"))
+		fsck_fail(ctx, "short_device", "%s: the device (%llu bytes) is shorter than the "
+			  "volume its superblock describes", dev,
 			  (unsigned long long)fs->dev->size_bytes);
 	else
 		return false;
@@ -515,6 +531,8 @@ static int open_and_check(struct fsck_ctx *ctx, bool write)
 	}
 	if (ctx->opt.write_limit)
 		f2fs_dev_set_write_limit(dev, ctx->opt.write_limit);
+	if (ctx->opt.write_limit && ctx->opt.lost_writes)
+		(void)f2fs_dev_set_lost_writes(dev, ctx->opt.lost_writes);	/* test hook */
 	err = f2fs_fs_open_dev_flags(dev, F2FS_OPEN_SALVAGE, &ctx->fs);
 	if (err && err != -EFSCORRUPTED && err != -EFSBADCRC) {
 		fsck_fail(ctx, err == -ENOMEM ? "out_of_memory" : "unreadable", "cannot load %s: %s",
@@ -575,6 +593,7 @@ static int64_t recheck(const struct fsck_ctx *parent)
 	ctx.opt.no_relist = false;
 	ctx.opt.tree = false;
 	ctx.opt.write_limit = 0;
+	ctx.opt.lost_writes = 0;
 	ctx.opt.progress_fd = -1;
 	ctx.opt.progress_bar = false;
 	code = open_and_check(&ctx, false);
