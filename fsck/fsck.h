@@ -230,6 +230,9 @@ void fsck_report_free(struct fsck_ctx *ctx);
  * summaries, journals and orphan blocks.  Returns false when there is no
  * usable superblock + checkpoint (the check cannot go on). */
 bool fsck_pass_super(struct fsck_ctx *ctx);
+/* After the SIT pass: a truncated device (the main area runs past its
+ * end), with how many blocks in use lie past the end. */
+void fsck_check_device_end(struct fsck_ctx *ctx);
 int fsck_pass_sit(struct fsck_ctx *ctx);
 int fsck_pass_nat(struct fsck_ctx *ctx);
 int fsck_pass_nodes(struct fsck_ctx *ctx);

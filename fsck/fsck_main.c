@@ -354,7 +354,10 @@ static void run_passes(struct fsck_ctx *ctx)
 		fsck_fail(ctx, "out_of_memory", "out of memory");
 		return;
 	}
-	if (!run(ctx, "SIT", fsck_pass_sit) || !run(ctx, "NAT", fsck_pass_nat))
+	if (!run(ctx, "SIT", fsck_pass_sit))
+		return;
+	fsck_check_device_end(ctx);
+	if (!run(ctx, "NAT", fsck_pass_nat))
 		return;
 	if (!run(ctx, "roll-forward chain", fsck_pass_rollforward))
 		return;
@@ -452,10 +455,10 @@ static bool device_unusable(struct fsck_ctx *ctx)
 	else if (le32_to_cpu(fs->sb_copy[0].magic) != F2FS_SUPER_MAGIC &&
 		 le32_to_cpu(fs->sb_copy[1].magic) != F2FS_SUPER_MAGIC)
 		fsck_fail(ctx, "not_f2fs", "%s: not an F2FS volume (no superblock magic)", dev);
-	else if (sb_copy_failed(fs, 0, "block_count exceeds the device size") ||
-		 sb_copy_failed(fs, 1, "block_count exceeds the device size"))
-		fsck_fail(ctx, "short_device", "%s: the device (%llu bytes) is shorter than the "
-			  "volume its superblock describes", dev,
+	else if (sb_copy_failed(fs, 0, "the device ends before the main area") ||
+		 sb_copy_failed(fs, 1, "the device ends before the main area"))
+		fsck_fail(ctx, "short_device", "%s: the device (%llu bytes) ends inside the "
+			  "metadata areas of the volume its superblock describes", dev,
 			  (unsigned long long)fs->dev->size_bytes);
 	else
 		return false;

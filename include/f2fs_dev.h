@@ -55,7 +55,8 @@ struct f2fs_dev {
 	bool is_regular;
 	bool read_only;
 	bool dry_run;
-	uint64_t size_bytes;	/* device or file size */
+	uint64_t size_bytes;	/* device or file size (f2fs_dev_assume_size: more) */
+	uint64_t file_bytes;	/* what the device really holds: reads past it see zeroes */
 	unsigned int sector_size;	/* logical sector size (512 for files) */
 	uint64_t write_limit;	/* 0: unlimited; else drop writes after this many */
 	const uint8_t *map;	/* read-only mapping of the whole device, or NULL */
@@ -170,6 +171,21 @@ int f2fs_dev_zeroout(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks);
 void f2fs_dev_set_own_blocks(struct f2fs_dev *dev, uint64_t nblocks);
 int f2fs_dev_attach(struct f2fs_dev *dev, struct f2fs_dev *member, uint64_t start_blk,
 		    uint64_t nblocks);
+
+/* A truncated volume: the device holds fewer bytes than the volume on it.
+ * From now on the device is taken to be `bytes` long: reads past its real
+ * end (file_bytes) see zeroes, and it is never mapped (f2fs_dev_map
+ * fails, readers copy).  Single devices only; -EINVAL otherwise or when
+ * bytes is not more than the device holds. */
+int f2fs_dev_assume_size(struct f2fs_dev *dev, uint64_t bytes);
+/* After f2fs_dev_assume_size on an image file: grow the file to the
+ * assumed size (sparse, through the write policy: a dry run or the write
+ * limit drops it).  -EOPNOTSUPP for a block device (it cannot grow). */
+int f2fs_dev_grow_file(struct f2fs_dev *dev);
+/* Cut an image file back to bytes (undo of a grown truncated image),
+ * through the write policy, and flush.  -EOPNOTSUPP for a block device,
+ * -EINVAL when bytes is not less than its size. */
+int f2fs_dev_shrink_file(struct f2fs_dev *dev, uint64_t bytes);
 
 /* Test hook: drop (silently succeed) every write request after the n-th
  * performed since open (stats.write_calls); 0 = off. */

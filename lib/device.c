@@ -155,6 +155,7 @@ int f2fs_dev_open(const char *path, const struct f2fs_dev_opts *opts,
 	if (err < 0)
 		goto fail;
 	dev->own_bytes = dev->size_bytes;
+	dev->file_bytes = dev->size_bytes;
 	*out = dev;
 	return 0;
 fail:
@@ -348,6 +349,15 @@ int f2fs_dev_read(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks, void
 	return f2fs_dev_pread(dev, off, (size_t)len, buf);
 }
 
+int f2fs_dev_assume_size(struct f2fs_dev *dev, uint64_t bytes)
+{
+	if (dev->nmembers || dev->map || bytes <= dev->file_bytes)
+		return -EINVAL;
+	dev->size_bytes = bytes;
+	dev->own_bytes = bytes;
+	return 0;
+}
+
 /* ---- write policy ----------------------------------------------------- */
 
 /* Every request that changes the device (write, discard, zero-out) passes
@@ -446,6 +456,40 @@ int f2fs_dev_write(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks,
 	if (err < 0)
 		return err;
 	return f2fs_dev_pwrite(dev, off, (size_t)len, buf);
+}
+
+int f2fs_dev_grow_file(struct f2fs_dev *dev)
+{
+	if (dev->read_only)
+		return -EROFS;
+	if (!dev->is_regular)
+		return -EOPNOTSUPP;
+	if (dev->file_bytes >= dev->size_bytes || dev->size_bytes > (uint64_t)INT64_MAX)
+		return 0;
+	if (admit_write(dev) == WRITE_DROP)
+		return 0;
+	if (ftruncate(dev->fd, (off_t)dev->size_bytes) < 0)
+		return -errno;
+	dev->file_bytes = dev->size_bytes;
+	return 0;
+}
+
+int f2fs_dev_shrink_file(struct f2fs_dev *dev, uint64_t bytes)
+{
+	if (dev->read_only)
+		return -EROFS;
+	if (!dev->is_regular || dev->nmembers)
+		return -EOPNOTSUPP;
+	if (bytes >= dev->file_bytes || dev->map)
+		return -EINVAL;
+	if (admit_write(dev) == WRITE_DROP)
+		return 0;
+	if (ftruncate(dev->fd, (off_t)bytes) < 0 || fsync(dev->fd) < 0)
+		return -errno;
+	dev->file_bytes = bytes;
+	dev->size_bytes = bytes;
+	dev->own_bytes = bytes;
+	return 0;
 }
 
 int f2fs_dev_flush(struct f2fs_dev *dev)
@@ -697,6 +741,18 @@ static void announce_runs(struct f2fs_dev *dev, const struct f2fs_io_vec *runs, 
 	}
 }
 
+/* End of file at off: a truncated volume's missing tail reads as zeroes
+ * (the caller checked the range against the assumed size); anywhere else
+ * it is an I/O error. */
+static int zero_past_end(const struct f2fs_dev *dev, struct iovec *iov, int cnt, uint64_t off)
+{
+	if (off < dev->file_bytes)
+		return -EIO;
+	for (int i = 0; i < cnt; i++)
+		memset(iov[i].iov_base, 0, iov[i].iov_len);
+	return 0;
+}
+
 /* preadv until every iovec is filled, advancing over short reads. */
 static int preadv_full(struct f2fs_dev *dev, struct iovec *iov, int cnt, uint64_t off)
 {
@@ -710,7 +766,7 @@ static int preadv_full(struct f2fs_dev *dev, struct iovec *iov, int cnt, uint64_
 			return -errno;
 		}
 		if (n == 0)
-			return -EIO;
+			return zero_past_end(dev, iov, cnt, off);
 		off += (uint64_t)n;
 		while (cnt > 0 && (size_t)n >= iov->iov_len) {
 			n -= (ssize_t)iov->iov_len;
@@ -862,7 +918,7 @@ int f2fs_dev_map(struct f2fs_dev *dev)
 		(void)f2fs_dev_map(dev->members[i].dev);	/* unmapped: copies */
 	if (dev->map)
 		return 0;
-	if (dev->size_bytes == 0 || dev->size_bytes > SIZE_MAX)
+	if (dev->size_bytes == 0 || dev->size_bytes > SIZE_MAX || dev->file_bytes != dev->size_bytes)
 		return -EINVAL;
 	p = mmap(NULL, (size_t)dev->size_bytes, PROT_READ, MAP_SHARED, dev->fd, 0);
 	if (p == MAP_FAILED)

@@ -10,7 +10,8 @@
 # pack failing only its checksum, the older pack in place of an unusable
 # newest one, a checkpoint field derived from the superblock or from the
 # pack's layout, a superblock copy the checkpoint contradicts, lost NAT
-# entries taken back, every name of a refused inode dropped)
+# entries taken back, every name of a refused inode dropped, a truncated
+# image grown)
 # the repair's writes are counted with
 # --dry-run, then for every N from 1 to that total the repair runs with
 # --write-limit N (every write after the N-th is dropped, as a power cut
@@ -31,7 +32,7 @@
 require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 . "$top_srcdir/tests/fsck/cases-lib.sh"
 
-CASES=${WRITECUT_CASES:-nat-leak,nat-owner,nat-shared,ino-links,ino-blocks,dent-hash,dent-ftype,sec-count,sec-typemix,sit-extrabit,cp-vblocks,ssa-nid,sb-magic1,cp-natbitsfull,dent-ino,lpf-dir,sec-sload-mix,sec-datamove,ino-xattr-addrs,sb-both-bad,cp-crc-both,cp-newest-largenat,cp-sitbitmap,cp-startsum-off,sb-cp-disagree,nat-lostbig,nat-lostdn,ino-links-gone2}
+CASES=${WRITECUT_CASES:-trunc-file,nat-leak,nat-owner,nat-shared,ino-links,ino-blocks,dent-hash,dent-ftype,sec-count,sec-typemix,sit-extrabit,cp-vblocks,ssa-nid,sb-magic1,cp-natbitsfull,dent-ino,lpf-dir,sec-sload-mix,sec-datamove,ino-xattr-addrs,sb-both-bad,cp-crc-both,cp-newest-largenat,cp-sitbitmap,cp-startsum-off,sb-cp-disagree,nat-lostbig,nat-lostdn,ino-links-gone2}
 
 codes_of() {
 	run_fsck "$1"
