@@ -364,7 +364,16 @@ static bool restore_name(struct fsck_walk *w, struct dir_state *s, const struct 
 
 	if (!s->d.encrypted && (memchr(name, '/', len) || memchr(name, 0, len)))
 		return false;	/* F2FS-5015: the entry goes */
-	if (!name_hash(&s->d, name, len, &hash) || hash == le32_to_cpu(de->hash_code))
+	if (!name_hash(&s->d, name, len, &hash)) {
+		/* not well-formed UTF-8 in a casefolded directory: the kernel
+		 * hashes such a name's bytes as they are (or, with strict
+		 * encoding, refuses it); either way a lookup cannot find it
+		 * under the hash its inode's kept name has */
+		if (!s->d.casefold || s->d.encrypted)
+			return false;
+		hash = f2fs_dentry_hash(name, len);
+	}
+	if (hash == le32_to_cpu(de->hash_code))
 		return false;
 	if (!name_from_inode(w, s, de, len, kept))
 		return false;
