@@ -13,7 +13,7 @@
  * After the other passes, fsck_pass_quota() reads each quota file: a VFS
  * v2r1 quota tree in 1 KiB blocks (header magic and version, the info
  * block, a depth-4 tree indexed by the bytes of the id, leaf blocks of
- * 72-byte entries).  Everything in it is hostile: block numbers must lie
+ * 72-byte entries; the format's codec and builder are lib/quota.c).  Everything in it is hostile: block numbers must lie
  * below dqi_blocks, dqi_blocks inside the blocks the file maps, each tree
  * block is reached once (so loops end), leaf headers must count their
  * entries, each entry must be where its id leads and each id appear once.
@@ -38,22 +38,12 @@
 #include <sys/stat.h>
 
 #include "f2fs_err.h"
+#include "f2fs_quota.h"
 #include "fsck_walk.h"
 
-#define QT_BLKSIZE	1024u
-#define QT_PER_BLK	(F2FS_BLKSIZE / QT_BLKSIZE)
-#define QT_TREEOFF	1u
-#define QT_TREEDEPTH	4
-#define QT_REFS		(QT_BLKSIZE / 4)
-#define QT_INFO_OFF	8u
-#define QT_LEAF_HDR	16u
-#define QT_ENTRY_SIZE	72u
-#define QT_PER_LEAF	((QT_BLKSIZE - QT_LEAF_HDR) / QT_ENTRY_SIZE)	/* 14 */
-#define QT_GRACE	604800u
-#define QT_VERSION	1u
+#define QT_PER_BLK	(F2FS_BLKSIZE / F2FS_QT_BLKSIZE)
 #define QT_MAX_BUILD	(1u << 24)	/* 1 KiB blocks a rebuilt file may take */
 
-static const uint32_t quota_magic[F2FS_MAX_QUOTAS] = { 0xd9c01f11, 0xd9c01927, 0xd9c03f14 };
 static const char *const quota_name[F2FS_MAX_QUOTAS] = { "user", "group", "project" };
 
 /* One id of one quota type. */
@@ -62,8 +52,7 @@ struct qid {
 	uint8_t flags;
 	uint32_t leaf;			/* 1 KiB block holding its entry */
 	uint64_t inodes, space;		/* counted by the walk */
-	uint64_t cur_inodes, cur_space;	/* read from the file */
-	uint64_t ihard, isoft, bhard, bsoft, btime, itime;
+	struct f2fs_dquot disk;		/* the entry read from the file */
 };
 #define QID_USED	0x01	/* usage counted */
 #define QID_ENTRY	0x02	/* an entry was read */
@@ -93,7 +82,7 @@ struct qfile {
 	uint32_t n_tab, cap_tab;
 	/* what the parse found */
 	uint32_t dqi_blocks;
-	uint8_t info[24];		/* the header's info block */
+	struct f2fs_dqinfo info;	/* the header's info */
 	bool header_ok, broken, wrong;
 	uint8_t *tree_seen, *leaf_seen;	/* bit per 1 KiB block */
 };
@@ -110,24 +99,6 @@ struct fsck_quota {
 };
 
 static const uint8_t zero_blk[F2FS_BLKSIZE];
-
-static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
-static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
-}
 
 /* ---- the id tables ---- */
 
@@ -364,7 +335,7 @@ static const uint8_t *qblock(struct fsck_ctx *ctx, struct qfile *f, uint32_t b)
 		}
 		f->cache[i] = buf;
 	}
-	return f->cache[i] + (size_t)(b % QT_PER_BLK) * QT_BLKSIZE;
+	return f->cache[i] + (size_t)(b % QT_PER_BLK) * F2FS_QT_BLKSIZE;
 }
 
 static void broken(struct fsck_ctx *ctx, int t, struct qfile *f, const char *fmt, ...)
@@ -382,17 +353,9 @@ static void broken(struct fsck_ctx *ctx, int t, struct qfile *f, const char *fmt
 	fsck_report(ctx, PR_QUOTA_FILE, FSCK_OBJ(.ino = f->ino, .idx = (uint64_t)t, .str = full));
 }
 
-static bool entry_unused(const uint8_t *e)
-{
-	for (uint32_t i = 0; i < QT_ENTRY_SIZE; i++)
-		if (e[i])
-			return false;
-	return true;
-}
-
 static int read_entry(struct qfile *f, const uint8_t *e, uint32_t leaf, bool *dup)
 {
-	uint32_t id = get32(e);
+	uint32_t id = get_le32(e);
 	struct qid *q = tab_get(f, id, 0);
 
 	if (!q)
@@ -403,14 +366,7 @@ static int read_entry(struct qfile *f, const uint8_t *e, uint32_t leaf, bool *du
 	}
 	q->flags |= QID_ENTRY;
 	q->leaf = leaf;
-	q->ihard = get64(e + 8);
-	q->isoft = get64(e + 16);
-	q->cur_inodes = get64(e + 24);
-	q->bhard = get64(e + 32);
-	q->bsoft = get64(e + 40);
-	q->cur_space = get64(e + 48);
-	q->btime = get64(e + 56);
-	q->itime = get64(e + 64);
+	f2fs_dquot_read(e, &q->disk);
 	return 0;
 }
 
@@ -422,22 +378,22 @@ static int parse_leaf(struct fsck_ctx *ctx, int t, struct qfile *f, uint32_t b)
 
 	if (!blk)
 		return -EIO;
-	for (uint32_t i = 0; i < QT_PER_LEAF; i++) {
-		const uint8_t *e = blk + QT_LEAF_HDR + i * QT_ENTRY_SIZE;
+	for (uint32_t i = 0; i < F2FS_QT_PER_LEAF; i++) {
+		const uint8_t *e = blk + F2FS_QT_LEAF_HDR + i * F2FS_QT_ENTRY_SIZE;
 		int err;
 
-		if (entry_unused(e))
+		if (f2fs_dquot_unused(e))
 			continue;
 		used++;
 		err = read_entry(f, e, b, &dup);
 		if (err)
 			return err;
 		if (dup)
-			broken(ctx, t, f, "id %u has a second entry in block %u", get32(e), b);
+			broken(ctx, t, f, "id %u has a second entry in block %u", get_le32(e), b);
 		dup = false;
 	}
-	if (get16(blk + 8) != used)
-		broken(ctx, t, f, "leaf block %u counts %u entries, holds %u", b, get16(blk + 8), used);
+	if (get_le16(blk + 8) != used)
+		broken(ctx, t, f, "leaf block %u counts %u entries, holds %u", b, get_le16(blk + 8), used);
 	return 0;
 }
 
@@ -451,10 +407,10 @@ static int walk_tree(struct fsck_ctx *ctx, int t, struct qfile *f)
 	stack = malloc((size_t)f->dqi_blocks * sizeof(*stack));
 	if (!stack)
 		return -ENOMEM;
-	stack[n].blk = QT_TREEOFF;
+	stack[n].blk = F2FS_QT_TREEOFF;
 	stack[n++].depth = 0;
 	fsck_set(f->tree_seen, 0);
-	fsck_set(f->tree_seen, QT_TREEOFF);
+	fsck_set(f->tree_seen, F2FS_QT_TREEOFF);
 	while (n && !err) {
 		uint32_t b = stack[--n].blk;
 		int depth = stack[n].depth;
@@ -464,17 +420,17 @@ static int walk_tree(struct fsck_ctx *ctx, int t, struct qfile *f)
 			err = -EIO;
 			break;
 		}
-		for (uint32_t i = 0; i < QT_REFS && !err; i++) {
-			uint32_t ref = get32(blk + 4 * i);
+		for (uint32_t i = 0; i < F2FS_QT_REFS && !err; i++) {
+			uint32_t ref = get_le32(blk + 4 * i);
 
 			if (!ref)
 				continue;
-			if (ref <= QT_TREEOFF || ref >= f->dqi_blocks) {
+			if (ref <= F2FS_QT_TREEOFF || ref >= f->dqi_blocks) {
 				broken(ctx, t, f, "tree block %u (depth %d) entry %u points to block %u, outside 2..%u",
 				       b, depth, i, ref, f->dqi_blocks - 1);
 				continue;
 			}
-			if (depth == QT_TREEDEPTH - 1) {
+			if (depth == F2FS_QT_DEPTH - 1) {
 				if (fsck_bit(f->tree_seen, ref))
 					broken(ctx, t, f, "block %u is both a tree block and a leaf", ref);
 				else if (!fsck_bit(f->leaf_seen, ref)) {
@@ -500,16 +456,16 @@ static int walk_tree(struct fsck_ctx *ctx, int t, struct qfile *f)
 /* The leaf the tree leads to for id, 0 if none. */
 static uint32_t lookup_leaf(struct fsck_ctx *ctx, struct qfile *f, uint32_t id)
 {
-	uint32_t b = QT_TREEOFF;
+	uint32_t b = F2FS_QT_TREEOFF;
 
-	for (int depth = 0; depth < QT_TREEDEPTH; depth++) {
+	for (int depth = 0; depth < F2FS_QT_DEPTH; depth++) {
 		const uint8_t *blk = qblock(ctx, f, b);
-		uint32_t idx = (id >> ((QT_TREEDEPTH - 1 - depth) * 8)) & 0xff;
+		uint32_t idx = f2fs_qt_index(id, depth);
 
 		if (!blk)
 			return 0;
-		b = get32(blk + 4 * idx);
-		if (b <= QT_TREEOFF || b >= f->dqi_blocks)
+		b = get_le32(blk + 4 * idx);
+		if (b <= F2FS_QT_TREEOFF || b >= f->dqi_blocks)
 			return 0;
 	}
 	return b;
@@ -523,17 +479,16 @@ static bool check_header(struct fsck_ctx *ctx, int t, struct qfile *f)
 
 	if (!h)
 		return false;
-	if (get32(h) != quota_magic[t] || get32(h + 4) != QT_VERSION) {
+	if (f2fs_quota_header_read(h, t, &f->info)) {
 		broken(ctx, t, f, "header magic 0x%08x version %u (expected 0x%08x version %u)",
-		       get32(h), get32(h + 4), quota_magic[t], QT_VERSION);
+		       get_le32(h), get_le32(h + 4), f2fs_quota_magic(t), F2FS_QT_VERSION);
 		return false;
 	}
-	memcpy(f->info, h + QT_INFO_OFF, sizeof(f->info));
 	f->header_ok = true;
-	f->dqi_blocks = get32(f->info + 12);
-	free_blk = get32(f->info + 16);
-	free_entry = get32(f->info + 20);
-	if (f->dqi_blocks <= QT_TREEOFF || f->dqi_blocks > mapped) {
+	f->dqi_blocks = f->info.dqi_blocks;
+	free_blk = f->info.dqi_free_blk;
+	free_entry = f->info.dqi_free_entry;
+	if (f->dqi_blocks <= F2FS_QT_TREEOFF || f->dqi_blocks > mapped) {
 		broken(ctx, t, f, "dqi_blocks %u is outside 2..%llu (the blocks the file maps)",
 		       f->dqi_blocks, (unsigned long long)mapped);
 		return false;
@@ -549,7 +504,8 @@ static int parse_file(struct fsck_ctx *ctx, int t, struct qfile *f)
 	size_t map;
 	int err;
 
-	qsort(f->blk, f->n_blk, sizeof(*f->blk), cmp_blk);
+	if (f->n_blk)	/* qsort() takes no NULL array, even empty */
+		qsort(f->blk, f->n_blk, sizeof(*f->blk), cmp_blk);
 	f->cache = calloc(f->n_blk ? f->n_blk : 1, sizeof(*f->cache));
 	if (!f->cache)
 		return -ENOMEM;
@@ -595,158 +551,76 @@ static void compare_usage(struct fsck_ctx *ctx, int t, struct qfile *f)
 			wrong(ctx, t, f, q, "no entry; curinodes", 0, q->inodes);
 			continue;
 		}
-		if (q->cur_inodes != q->inodes)
-			wrong(ctx, t, f, q, "curinodes", q->cur_inodes, q->inodes);
-		if (q->cur_space != q->space)
-			wrong(ctx, t, f, q, "curspace", q->cur_space, q->space);
+		if (q->disk.dqb_curinodes != q->inodes)
+			wrong(ctx, t, f, q, "curinodes", q->disk.dqb_curinodes, q->inodes);
+		if (q->disk.dqb_curspace != q->space)
+			wrong(ctx, t, f, q, "curspace", q->disk.dqb_curspace, q->space);
 	}
 }
 
 /* ---- the rebuild ---- */
 
+/* The content of a rebuilt file, in 1 KiB blocks. */
 struct qbuild {
 	uint8_t *buf;
-	uint32_t n, cap;	/* 1 KiB blocks */
-	uint32_t limit;
+	uint32_t n;
 };
 
-static uint32_t qb_new(struct qbuild *b)
+static int cmp_dquot(const void *a, const void *b)
 {
-	if (b->n == b->cap) {
-		uint32_t cap = b->cap * 2;
-		uint8_t *p;
-
-		if (cap > b->limit)
-			cap = b->limit;
-		if (b->n >= cap)
-			return 0;
-		p = realloc(b->buf, (size_t)cap * QT_BLKSIZE);
-		if (!p)
-			return 0;
-		memset(p + (size_t)b->n * QT_BLKSIZE, 0, (size_t)(cap - b->n) * QT_BLKSIZE);
-		b->buf = p;
-		b->cap = cap;
-	}
-	return b->n++;
-}
-
-static uint8_t *qb_blk(struct qbuild *b, uint32_t nr)
-{
-	return b->buf + (size_t)nr * QT_BLKSIZE;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint32_t x = ((const struct f2fs_dquot *)a)->dqb_id;
+	uint32_t y = ((const struct f2fs_dquot *)b)->dqb_id;
 
 	return x < y ? -1 : x > y;
 }
 
 static bool keep_id(const struct qid *q)
 {
+	const struct f2fs_dquot *d = &q->disk;
+
 	return (q->flags & QID_USED) ||
-	       ((q->flags & QID_ENTRY) && (q->ihard || q->isoft || q->bhard || q->bsoft));
+	       ((q->flags & QID_ENTRY) && (d->dqb_ihardlimit || d->dqb_isoftlimit ||
+					  d->dqb_bhardlimit || d->dqb_bsoftlimit));
 }
 
-static void put_entry(uint8_t *e, const struct qid *q)
+/* The entry an id gets: the usage counted, the limits and grace
+ * deadlines of the entry read (none without one). */
+static void new_entry(const struct qid *q, struct f2fs_dquot *d)
 {
-	bool ent = q->flags & QID_ENTRY;
-
-	put32(e, q->id);
-	put64(e + 8, ent ? q->ihard : 0);
-	put64(e + 16, ent ? q->isoft : 0);
-	put64(e + 24, q->inodes);
-	put64(e + 32, ent ? q->bhard : 0);
-	put64(e + 40, ent ? q->bsoft : 0);
-	put64(e + 48, q->space);
-	put64(e + 56, ent ? q->btime : 0);
-	put64(e + 64, ent ? q->itime : 0);
-	if (entry_unused(e))
-		put64(e + 64, 1);	/* as the kernel marks an all-zero entry used */
+	if (q->flags & QID_ENTRY)
+		*d = q->disk;
+	else
+		memset(d, 0, sizeof(*d));
+	d->dqb_id = q->id;
+	d->dqb_curinodes = q->inodes;
+	d->dqb_curspace = q->space;
 }
 
-/* Place the entry of id in leaf (tree blocks made as needed). */
-static int tree_insert(struct qbuild *b, uint32_t id, uint32_t leaf)
+/* The new file's content in b, at most limit blocks (else -EFBIG). */
+static int build_file(int t, const struct qfile *f, uint32_t limit, struct qbuild *b)
 {
-	uint32_t blk = QT_TREEOFF;
+	struct f2fs_dqinfo info = { .dqi_bgrace = F2FS_QT_GRACE, .dqi_igrace = F2FS_QT_GRACE };
+	struct f2fs_dquot *dq;
+	uint32_t n = 0, need;
+	int err;
 
-	for (int depth = 0; depth < QT_TREEDEPTH; depth++) {
-		uint8_t *ref = qb_blk(b, blk) + 4 * ((id >> ((QT_TREEDEPTH - 1 - depth) * 8)) & 0xff);
-		uint32_t next = get32(ref);
-
-		if (depth == QT_TREEDEPTH - 1) {
-			put32(ref, leaf);
-			return 0;
-		}
-		if (!next) {
-			next = qb_new(b);
-			if (!next)
-				return -EFBIG;
-			put32(qb_blk(b, blk) + 4 * ((id >> ((QT_TREEDEPTH - 1 - depth) * 8)) & 0xff),
-			      next);
-		}
-		blk = next;
-	}
-	return 0;
-}
-
-static void build_header(struct qbuild *b, int t, const struct qfile *f, uint32_t free_entry)
-{
-	uint8_t *h = qb_blk(b, 0), *info = h + QT_INFO_OFF;
-
-	put32(h, quota_magic[t]);
-	put32(h + 4, QT_VERSION);
-	if (f->header_ok) {
-		memcpy(info, f->info, 12);	/* grace times and flags */
-	} else {
-		put32(info, QT_GRACE);
-		put32(info + 4, QT_GRACE);
-		put32(info + 8, 0);
-	}
-	put32(info + 12, b->n);
-	put32(info + 16, 0);
-	put32(info + 20, free_entry);
-}
-
-/* The new file's content in b. */
-static int build_file(int t, const struct qfile *f, struct qbuild *b)
-{
-	uint32_t *ids, n = 0, leaf = 0, in_leaf = 0;
-	int err = 0;
-
-	ids = malloc(((size_t)f->n_tab + 1) * sizeof(*ids));
-	if (!ids)
+	dq = malloc(((size_t)f->n_tab + 1) * sizeof(*dq));
+	if (!dq)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < f->cap_tab; i++)
 		if (f->tab[i].flags && keep_id(&f->tab[i]))
-			ids[n++] = f->tab[i].id;
-	qsort(ids, n, sizeof(*ids), cmp_u32);
-	b->cap = 8;
-	b->buf = calloc(b->cap, QT_BLKSIZE);
-	if (!b->buf || qb_new(b) != 0 || qb_new(b) != QT_TREEOFF) {
-		free(ids);
-		return b->buf ? -EFBIG : -ENOMEM;
+			new_entry(&f->tab[i], &dq[n++]);
+	qsort(dq, n, sizeof(*dq), cmp_dquot);
+	if (f->header_ok)
+		info = f->info;		/* grace times and flags */
+	need = f2fs_quota_file_blocks(dq, n);
+	if (!need || need > limit) {
+		free(dq);
+		return -EFBIG;
 	}
-	for (uint32_t i = 0; i < n && !err; i++) {
-		const struct qid *q = tab_find(f, ids[i]);
-		uint8_t *lb;
-
-		if (!leaf || in_leaf == QT_PER_LEAF) {
-			leaf = qb_new(b);
-			in_leaf = 0;
-			if (!leaf) {
-				err = -EFBIG;
-				break;
-			}
-		}
-		lb = qb_blk(b, leaf);
-		put_entry(lb + QT_LEAF_HDR + in_leaf * QT_ENTRY_SIZE, q);
-		put16(lb + 8, (uint16_t)++in_leaf);
-		err = tree_insert(b, ids[i], leaf);
-	}
-	free(ids);
-	if (!err)
-		build_header(b, t, f, leaf && in_leaf < QT_PER_LEAF ? leaf : 0);
+	b->buf = calloc(need, F2FS_QT_BLKSIZE);
+	err = b->buf ? f2fs_quota_build(t, dq, n, &info, b->buf, need, &b->n) : -ENOMEM;
+	free(dq);
 	return err;
 }
 
@@ -806,7 +680,7 @@ static int write_file(struct fsck_ctx *ctx, struct qfile *f, const struct qbuild
 		drop_inline_content(ctx, inode);
 	for (uint64_t k = 0; k < nblk; k++) {
 		uint8_t page[F2FS_BLKSIZE], *dst;
-		size_t len = (size_t)(b->n - k * QT_PER_BLK) * QT_BLKSIZE;
+		size_t len = (size_t)(b->n - k * QT_PER_BLK) * F2FS_QT_BLKSIZE;
 		int i = find_blk(f, k);
 
 		memset(page, 0, sizeof(page));
@@ -828,7 +702,7 @@ static int write_file(struct fsck_ctx *ctx, struct qfile *f, const struct qbuild
 		if (f->blk[i].fofs >= nblk)
 			drop_block(ctx, f, &f->blk[i]);
 	inode = fsck_fix_node_peek(ctx, f->ino);
-	inode->i.i_size = cpu_to_le64((uint64_t)b->n * QT_BLKSIZE);
+	inode->i.i_size = cpu_to_le64((uint64_t)b->n * F2FS_QT_BLKSIZE);
 	inode->i.i_blocks = cpu_to_le64(f->counted);
 	memset(&inode->i.i_ext, 0, sizeof(inode->i.i_ext));
 	return 0;
@@ -839,11 +713,11 @@ static int rebuild(struct fsck_ctx *ctx, int t, struct qfile *f)
 	struct qbuild b = { 0 };
 	int err;
 	uint64_t last = f->n_blk ? (f->blk[f->n_blk - 1].fofs + 1) * QT_PER_BLK : 0;
+	uint32_t limit = f->addrs_per_inode * QT_PER_BLK;
 
-	b.limit = f->addrs_per_inode * QT_PER_BLK;
-	if (last > b.limit)
-		b.limit = last < QT_MAX_BUILD ? (uint32_t)last : QT_MAX_BUILD;
-	err = build_file(t, f, &b);
+	if (last > limit)
+		limit = last < QT_MAX_BUILD ? (uint32_t)last : QT_MAX_BUILD;
+	err = build_file(t, f, limit, &b);
 	for (uint64_t k = 0; !err && k * QT_PER_BLK < b.n; k++)
 		if (!slot_ok(f, k))
 			err = -EFBIG;
@@ -894,7 +768,7 @@ int fsck_pass_quota(struct fsck_ctx *ctx)
 		if (!f->ino || !f->walked)
 			continue;	/* no such quota, or F2FS-4038 said why */
 		err = parse_file(ctx, t, f);
-		if (!err && f->dqi_blocks > QT_TREEOFF)
+		if (!err && f->dqi_blocks > F2FS_QT_TREEOFF)
 			compare_usage(ctx, t, f);
 		fsck_debug(ctx, 1, "%s quota (ino %u): %u file blocks, dqi_blocks %u, %u ids",
 			   quota_name[t], f->ino, f->n_blk, f->dqi_blocks, f->n_tab);

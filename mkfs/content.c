@@ -7,6 +7,7 @@
 
 #include "mkfs.h"
 #include "f2fs_crc.h"
+#include "f2fs_quota.h"
 
 #define S_IFDIR_	0040000
 #define S_IFREG_	0100000
@@ -166,16 +167,6 @@ void mkfs_build_dentry_block(struct f2fs_dentry_block *d, uint32_t self, uint32_
 
 /* ---- quota files ------------------------------------------------------ */
 
-#define QT_BLKSIZE		1024
-#define QT_TREEDEPTH		4
-#define V2_DQINFO_OFF		8
-#define V2R1_DQBLK_SIZE		72
-#define QT_DQDBHEADER_SIZE	16
-#define MAX_IQ_TIME		604800
-#define MAX_DQ_TIME		604800
-
-static const uint32_t quota_magic[F2FS_MAX_QUOTAS] = { 0xd9c01f11, 0xd9c01927, 0xd9c03f14 };
-
 /* Usage charged to the owner of / (and lost+found): inodes and dentry
  * blocks; project quota charges project 0. */
 static uint32_t quota_id(const struct mkfs_ctx *ctx, uint32_t type)
@@ -190,30 +181,15 @@ static uint32_t quota_id(const struct mkfs_ctx *ctx, uint32_t type)
 void mkfs_build_quota_file(const struct mkfs_ctx *ctx, int qidx, uint8_t data[2 * F2FS_BLKSIZE])
 {
 	uint32_t type = ctx->plan.quota_type[qidx];
-	uint32_t id = quota_id(ctx, type);
 	uint32_t inodes = ctx->plan.lpf_ino ? 2 : 1;
-	uint8_t *info = data + V2_DQINFO_OFF, *leaf, *ent;
-	int depth;
+	struct f2fs_dquot dq = { .dqb_id = quota_id(ctx, type), .dqb_curinodes = inodes,
+				 .dqb_curspace = (uint64_t)inodes * F2FS_BLKSIZE };
+	struct f2fs_dqinfo grace = { .dqi_bgrace = F2FS_QT_GRACE, .dqi_igrace = F2FS_QT_GRACE };
+	uint32_t nblk;
 
 	memset(data, 0, 2 * F2FS_BLKSIZE);
-	put_le32(data, quota_magic[type]);
-	put_le32(data + 4, 1);			/* format version: v2r1 */
-	put_le32(info, MAX_DQ_TIME);		/* block grace */
-	put_le32(info + 4, MAX_IQ_TIME);	/* inode grace */
-	put_le32(info + 8, 0);			/* flags */
-	put_le32(info + 12, 6);			/* blocks in the file */
-	put_le32(info + 16, 0);			/* first free block */
-	put_le32(info + 20, 5);			/* first block with free entries */
-	/* Tree blocks 1..4 lead to the leaf block 5 along the bytes of id. */
-	for (depth = 0; depth < QT_TREEDEPTH; depth++) {
-		uint32_t idx = (id >> ((QT_TREEDEPTH - depth - 1) * 8)) & 0xff;
-
-		put_le32(data + (size_t)(1 + depth) * QT_BLKSIZE + idx * 4, (uint32_t)(2 + depth));
-	}
-	leaf = data + 5 * QT_BLKSIZE;
-	put_le16(leaf + 8, 1);			/* entries in this leaf */
-	ent = leaf + QT_DQDBHEADER_SIZE;
-	put_le32(ent, id);
-	put_le64(ent + 24, inodes);		/* dqb_curinodes */
-	put_le64(ent + 48, (uint64_t)inodes * F2FS_BLKSIZE);	/* dqb_curspace */
+	/* One id takes 6 of the 8 blocks: header, root, three tree blocks, a
+	 * leaf; it cannot fail. */
+	(void)f2fs_quota_build((int)type, &dq, 1, &grace, data,
+			       2 * F2FS_BLKSIZE / F2FS_QT_BLKSIZE, &nblk);
 }

@@ -11,3 +11,6 @@ tests_unit_test_commit_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += tests/unit/test_compress
 TESTS += tests/unit/test_compress
 tests_unit_test_compress_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/test_quota
+TESTS += tests/unit/test_quota
+tests_unit_test_quota_LDADD = $(UNIT_LDADD)
