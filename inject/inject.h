@@ -60,6 +60,7 @@ struct inject_opts {
 	bool raw_ssa;		/* --ssa-area: the SSA block even for a log */
 	enum inj_cp_blocks cp_blocks;
 	bool no_fix_checksum;
+	const char *undo_file;	/* --undo: save the blocks it overwrites */
 	bool dry_run;
 	int debug;
 };

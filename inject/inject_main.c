@@ -11,16 +11,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "f2fs_err.h"
 #include "f2fs_dev.h"
+#include "f2fs_undo.h"
 #include "inject.h"
 
 enum {
 	OPT_DRY_RUN = 256, OPT_MB, OPT_IDX, OPT_VAL, OPT_STR, OPT_SB, OPT_CP,
 	OPT_NAT, OPT_NID, OPT_SIT, OPT_BLK, OPT_SSA, OPT_NODE, OPT_DENT,
 	OPT_DOTS, OPT_JOURNAL, OPT_SEGNO, OPT_PARENT, OPT_SSA_AREA, OPT_CP_BLK,
-	OPT_NO_FIX, OPT_HELP,
+	OPT_NO_FIX, OPT_HELP, OPT_UNDO,
 };
 
 static const struct option long_opts[] = {
@@ -47,6 +49,7 @@ static const struct option long_opts[] = {
 	{ "ssa-area", no_argument, NULL, OPT_SSA_AREA },
 	{ "cp-blk", required_argument, NULL, OPT_CP_BLK },
 	{ "no-fix-checksum", no_argument, NULL, OPT_NO_FIX },
+	{ "undo", required_argument, NULL, OPT_UNDO },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -105,6 +108,8 @@ static void usage(FILE *f)
 "  --blk ADDR --mb raw --idx OFFSET --val BYTE         any block\n"
 "  --no-fix-checksum   leave checksums as they are after the change\n"
 "  --dry-run           do not write anything\n"
+"  --undo FILE         save the blocks it overwrites in FILE (a new file) first;\n"
+"                      undo.f2fs FILE device puts them back\n"
 "  -d N                debug level; -V, --version; -h, --help (with a target: its\n"
 "                      members, one \"  member: description\" line each)\n",
 	f);
@@ -209,6 +214,7 @@ static int parse_one(int opt, const char *arg, struct inject_opts *o, bool *help
 	case OPT_SSA_AREA: o->raw_ssa = true; return 0;
 	case OPT_CP_BLK: return parse_cp_blk(arg, o);
 	case OPT_NO_FIX: o->no_fix_checksum = true; return 0;
+	case OPT_UNDO: o->undo_file = arg; return 0;
 	case 'd': {
 		uint32_t v;
 
@@ -273,6 +279,8 @@ static int parse_args(int argc, char **argv, struct inject_opts *o)
 		return inj_err("--mb MEMBER is required (-h with a target lists them)");
 	if (!o->has_val && !o->str && strcmp(o->mb, "d_bitmap"))
 		return inj_err("--val or --str is required");
+	if (o->undo_file && access(o->undo_file, F_OK) == 0)
+		return inj_err("undo file %s exists; remove it or name a new one", o->undo_file);
 	return 0;
 }
 
@@ -303,6 +311,22 @@ static int open_volume(struct inj_ctx *c)
 	return 0;
 }
 
+/* --undo: the file is started once the volume is open, before any write. */
+static int start_undo(struct inj_ctx *c)
+{
+	int err;
+
+	if (!c->o->undo_file || c->o->dry_run)
+		return 0;
+	err = f2fs_dev_start_undo(c->fs->dev, c->o->undo_file);
+	if (err == -EOPNOTSUPP)
+		return inj_err("--undo is not supported on zoned or multi-device volumes");
+	if (err)
+		return inj_err("cannot write the undo file %s: %s", c->o->undo_file,
+			       f2fs_strerror(err));
+	return 0;
+}
+
 static int dispatch(struct inj_ctx *c)
 {
 	switch (c->o->target) {
@@ -329,9 +353,15 @@ int main(int argc, char **argv)
 		return r > 0 ? 0 : 1;
 	if (open_volume(&c))
 		return 1;
+	if (start_undo(&c)) {
+		f2fs_fs_close(c.fs);
+		return 1;
+	}
 	r = dispatch(&c);
 	if (!r && f2fs_dev_flush(c.fs->dev))
 		r = inj_err("flush failed");
+	if (!r && f2fs_dev_finish_undo(c.fs->dev))
+		r = inj_err("the undo file %s is incomplete", o.undo_file);
 	if (!r)
 		printf("%s: %s %s -> %s%s\n", c.ch.where, c.ch.member, c.ch.old_val,
 		       c.ch.new_val, o.dry_run ? " (dry run, not written)" : "");

@@ -13,6 +13,7 @@
 #    written), -n writes nothing, and -f restores anyway;
 #  - mkfs.f2fs --undo over an ext4 file system (mkfs.ext4 with a file
 #    written by debugfs) gives it back, e2fsck clean and the file intact;
+#  - inject.f2fs --undo is undone byte for byte;
 #  - --undo refuses an existing file, and mkfs --undo refuses -c.
 # UNDO_CASES overrides the cut cases.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
@@ -121,6 +122,20 @@ if command -v mkfs.ext4 >/dev/null && command -v debugfs >/dev/null &&
 else
 	echo "$TEST_NAME: SKIP mkfs over ext4 (e2fsprogs missing)"
 fi
+# inject.f2fs --undo, undone.
+cp --sparse=always "$WORK/base-plain.img" "$IMG"
+sum0=$(cksum <"$IMG")
+rm -f "$WORK/u"
+"$INJECT" --undo "$WORK/u" --cp 1 --mb checkpoint_ver --val 7 "$IMG" >/dev/null 2>&1 ||
+	fail "inject.f2fs --undo failed"
+[ "$(cksum <"$IMG")" != "$sum0" ] || fail "inject.f2fs --undo wrote nothing"
+"$UNDO" "$WORK/u" "$IMG" >"$WORK/undo.out" 2>&1 || fail "undo.f2fs after inject exit $?"
+[ "$(cksum <"$IMG")" = "$sum0" ] || fail "undo.f2fs did not undo inject.f2fs"
+"$INJECT" --undo "$WORK/u" --cp 1 --mb checkpoint_ver --val 8 "$IMG" >/dev/null 2>&1 &&
+	fail "inject.f2fs --undo over an existing undo file ran"
+[ "$(cksum <"$IMG")" = "$sum0" ] || fail "a refused inject.f2fs --undo wrote"
+pass "inject.f2fs --undo, undone"
+
 rm -f "$WORK/u2"
 "$MKFS" -q -f --undo "$WORK/u2" -c "$WORK/x.img" "$WORK/y.img" >/dev/null 2>&1 &&
 	fail "mkfs.f2fs --undo with -c ran"
