@@ -15,9 +15,10 @@
 #                    kernel (default): the Linux kernel's F2FS in the QEMU
 #                      guest of tests/kernel (bench/guest-populate.sh;
 #                      about 8 minutes for 650,000 files under TCG);
-#                    sload: f2fs-tools' sload.f2fs from a host tree (well
-#                      over an hour for 650,000 files; images named
-#                      sload-N-sS)
+#                    sload: our sload.f2fs from a host tree (seconds for
+#                      650,000 files; images named sload-N-sS; SLOAD_F2FS
+#                      names another sload, e.g. f2fs-tools', which takes
+#                      well over an hour)
 # BENCH_BUILD_ONLY=1 only makes the images (run it in the background once).
 # BENCH_SIZES: the -s values of the populated images (default "1 128").
 # Usage: bench/fsck-bench.sh [FSCK] (default: ./fsck/fsck.f2fs of the
@@ -26,7 +27,7 @@ set -u
 OURS=${1:-./fsck/fsck.f2fs}
 ORACLE=${FSCK_ORACLE:-/usr/sbin/fsck.f2fs}
 MKFS=${MKFS_ORACLE:-/usr/sbin/mkfs.f2fs}
-SLOAD=${SLOAD_ORACLE:-/usr/sbin/sload.f2fs}
+SLOAD=${SLOAD_F2FS:-$(dirname "$OURS")/../sload/sload.f2fs}
 CACHE=${BENCH_CACHE:-/var/tmp/f2fs-bench}
 NFILES=${BENCH_FILES:-650000}
 SIZES=${BENCH_SIZES:-1 128}

@@ -14,8 +14,10 @@
 #   preen-N-S-s128    an image of S (BENCH_PREEN_SIZE, default 64G), mkfs
 #                     -s 128, with N files (BENCH_PREEN_FILES, default
 #                     20000: N/1000 directories of small files and one
-#                     file of 16 MiB per directory) written by sload.f2fs
-#                     (which is slow on large volumes: minutes)
+#                     file of 16 MiB per directory) written by our
+#                     sload.f2fs (SLOAD_F2FS names another; images made
+#                     before by f2fs-tools' sload under that name are
+#                     kept and used as they are)
 # and any files-*/sload-* image bench/fsck-bench.sh has built.
 # Each run is timed from fork to exit (python3's perf_counter); printed:
 # the best and the median of BENCH_RUNS (21) runs, the ratio of the best
@@ -29,7 +31,7 @@ set -u
 OURS=${1:-./fsck/fsck.f2fs}
 ORACLE=${FSCK_ORACLE:-/usr/sbin/fsck.f2fs}
 MKFS=${MKFS_ORACLE:-/usr/sbin/mkfs.f2fs}
-SLOAD=${SLOAD_ORACLE:-/usr/sbin/sload.f2fs}
+SLOAD=${SLOAD_F2FS:-$(dirname "$OURS")/../sload/sload.f2fs}
 CACHE=${BENCH_CACHE:-/var/tmp/f2fs-bench}
 NFILES=${BENCH_PREEN_FILES:-20000}
 PSIZE=${BENCH_PREEN_SIZE:-64G}

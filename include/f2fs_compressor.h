@@ -1,6 +1,7 @@
 /*
  * f2fs_compressor.h - compressing a cluster for writing (LZ4 in lib/
- * itself, ZSTD through libzstd when the build has it).  The output is the
+ * itself, ZSTD through libzstd and LZO through liblzo2 when the build has
+ * them).  The output is the
  * payload the cluster header's clen counts; the caller adds the header.
  */
 #ifndef F2FS_COMPRESSOR_H

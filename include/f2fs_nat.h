@@ -37,6 +37,13 @@ struct f2fs_nat_model {
 	bool journal_dirty;		/* journal[] changed since it was loaded */
 	uint32_t journal_bad;		/* journal entries ignored: beyond capacity,
 					 * nid >= max_nid, or a repeated nid */
+	/* f2fs_nat_writeback(): */
+	size_t ent_bytes;		/* size of the mapping ent[] lives in */
+	uint8_t *block_moved;		/* bit per NAT block: its inactive copy was
+					 * written and its cur_bitmap bit flipped
+					 * since the last f2fs_nat_flush() */
+	uint8_t *block_released;	/* bit per NAT block: written back and dropped
+					 * from ent[] (not loaded); block_used kept */
 };
 
 /*
@@ -46,6 +53,7 @@ struct f2fs_nat_model {
  *   any other nid; f2fs_nat_set() returns -ENODATA for a nid of a block that
  *   is not loaded (and not in the journal).
  * - block_used, valid_nodes and f2fs_nat_compute_bits() cover loaded blocks
+ *   (and, for block_used and the bits, released ones: f2fs_nat_writeback())
  *   only (with journal values applied); after f2fs_nat_load_all() that is
  *   the whole NAT.
  * - A journal entry overrides the block: setting a nid that is in the
@@ -116,5 +124,18 @@ void f2fs_nat_compute_bits(const struct f2fs_nat_model *nm, uint8_t *full,
  * checkpoint: a second flush before the checkpoint is committed would
  * write over the committed copy. */
 int f2fs_nat_flush(struct f2fs_fs *fs, struct f2fs_nat_model *nm, bool move_journal);
+
+/* For writers that set many entries before one checkpoint (sload): write
+ * every dirty block to its inactive copy now, as f2fs_nat_flush() would
+ * (the committed copies are never touched, so the volume as committed
+ * stays intact until the checkpoint), then drop from memory every loaded
+ * block whose nids all lie below keep_nid.  A dropped ("released") block
+ * reads -ENODATA from f2fs_nat_get() until f2fs_nat_reload() brings it back
+ * from the copy just written; its block_used count stays valid for
+ * f2fs_nat_compute_bits().  A block written back and dirtied again goes to
+ * the same copy; f2fs_nat_flush() at the checkpoint writes what is left. */
+int f2fs_nat_writeback(struct f2fs_fs *fs, struct f2fs_nat_model *nm, uint32_t keep_nid);
+/* Load nid's block again if f2fs_nat_writeback() released it. */
+int f2fs_nat_reload(struct f2fs_fs *fs, struct f2fs_nat_model *nm, uint32_t nid);
 
 #endif

@@ -2,13 +2,16 @@
  * compress_write.c - compressing clusters: a greedy LZ4 block compressor
  * (written from the published block format: sequences of literals and a
  * match of at least 4 bytes at an offset below 64 KiB, the last 5 bytes
- * always literals and no match starting in the last 12), and ZSTD frames
- * through libzstd.
+ * always literals and no match starting in the last 12), ZSTD frames
+ * through libzstd and LZO1X-1 through liblzo2.
  */
 #include <stdlib.h>
 #include <string.h>
 #ifdef HAVE_ZSTD
 #include <zstd.h>
+#endif
+#ifdef HAVE_LZO
+#include <lzo1x.h>
 #endif
 
 #include "f2fs_fs.h"
@@ -118,6 +121,32 @@ static int lz4_compress(const uint8_t *in, size_t inlen, uint8_t *out, size_t ou
 	return err;
 }
 
+#ifdef HAVE_LZO
+/* LZO1X-1 (the kernel's "lzo" algorithm, not lzo-rle).  liblzo2 does not
+ * bound its output, so it goes to a buffer of the worst case size first. */
+static int lzo_compress(const uint8_t *in, size_t inlen, uint8_t *out, size_t outcap, size_t *clen)
+{
+	size_t worst = inlen + inlen / 16 + 64 + 3;
+	uint8_t *buf = malloc(worst), *wrk = malloc(LZO1X_1_MEM_COMPRESS);
+	lzo_uint n = worst;
+	int err = 0;
+
+	if (!buf || !wrk)
+		err = -ENOMEM;
+	else if (lzo_init() != LZO_E_OK || lzo1x_1_compress(in, inlen, buf, &n, wrk) != LZO_E_OK)
+		err = -EIO;
+	else if (n > outcap)
+		err = -ENOSPC;
+	if (!err) {
+		memcpy(out, buf, n);
+		*clen = n;
+	}
+	free(buf);
+	free(wrk);
+	return err;
+}
+#endif
+
 int f2fs_compress_cluster(unsigned int algorithm, const uint8_t *in, size_t inlen,
 			  uint8_t *out, size_t outcap, size_t *clen)
 {
@@ -133,6 +162,10 @@ int f2fs_compress_cluster(unsigned int algorithm, const uint8_t *in, size_t inle
 		*clen = n;
 		return 0;
 	}
+#endif
+#ifdef HAVE_LZO
+	case COMPRESS_LZO:
+		return lzo_compress(in, inlen, out, outcap, clen);
 #endif
 	default:
 		return -EOPNOTSUPP;

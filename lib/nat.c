@@ -3,14 +3,17 @@
  * sees it (NAT journal over NAT block), per-block use counts for nat_bits,
  * dirty tracking, and the batched loader and flusher.
  *
- * Owns: struct f2fs_nat_model.  ent[] is calloc'd for max_nid entries and
- * only the blocks that hold something are copied into it, so the pages of
- * an empty NAT are never touched.  Reads go through f2fs_dev_read_batch()
+ * Owns: struct f2fs_nat_model.  ent[] is an anonymous mapping of max_nid
+ * zeroed entries and only the blocks that hold something are copied into
+ * it, so the pages of an empty NAT are never touched; f2fs_nat_writeback()
+ * gives the pages of released blocks back to the system.  Reads go through f2fs_dev_read_batch()
  * with every block of a step announced first; nothing reads one block at
  * a time.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "f2fs_err.h"
 #include "f2fs_mount.h"
@@ -57,6 +60,11 @@ static bool block_is_dirty(const struct f2fs_nat_model *nm, uint32_t b)
 	return bit_le(nm->block_dirty, b);
 }
 
+static bool block_is_released(const struct f2fs_nat_model *nm, uint32_t b)
+{
+	return bit_le(nm->block_released, b);
+}
+
 /* Index of the journal entry that speaks for nid (the first one), or -1. */
 static int journal_index(const struct f2fs_nat_model *nm, uint32_t nid)
 {
@@ -98,6 +106,17 @@ static void set_loaded_entry(struct f2fs_nat_model *nm, uint32_t nid,
 
 /* ---- life cycle -------------------------------------------------------- */
 
+/* n zeroed entries in their own mapping, so that the pages of released
+ * blocks can be handed back (f2fs_nat_writeback()). */
+static struct f2fs_nat_entry *map_entries(uint32_t n, size_t *bytes)
+{
+	void *p;
+
+	*bytes = (size_t)n * sizeof(struct f2fs_nat_entry);
+	p = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
 int f2fs_nat_init(struct f2fs_nat_model *nm, uint32_t max_nid, const uint8_t *nat_bitmap)
 {
 	size_t bits_bytes;
@@ -110,13 +129,16 @@ int f2fs_nat_init(struct f2fs_nat_model *nm, uint32_t max_nid, const uint8_t *na
 				    NAT_ENTRY_PER_BLOCK);
 	bits_bytes = ((size_t)nm->nat_blocks + 7) / 8;
 	nm->bitmap_bytes = (uint32_t)bits_bytes;
-	nm->ent = calloc(max_nid, sizeof(*nm->ent));
+	nm->ent = map_entries(max_nid, &nm->ent_bytes);
 	nm->block_loaded = calloc(bits_bytes, 1);
 	nm->block_dirty = calloc(bits_bytes, 1);
+	nm->block_moved = calloc(bits_bytes, 1);
+	nm->block_released = calloc(bits_bytes, 1);
 	nm->block_used = calloc(nm->nat_blocks, sizeof(*nm->block_used));
 	nm->cur_bitmap = calloc(bits_bytes, 1);
 	nm->journal_shadowed = calloc(NAT_JOURNAL_ENTRIES, sizeof(*nm->journal_shadowed));
 	if (!nm->ent || !nm->block_loaded || !nm->block_dirty || !nm->block_used ||
+	    !nm->block_moved || !nm->block_released ||
 	    !nm->cur_bitmap || !nm->journal_shadowed) {
 		f2fs_nat_free(nm);
 		return -ENOMEM;
@@ -128,9 +150,12 @@ int f2fs_nat_init(struct f2fs_nat_model *nm, uint32_t max_nid, const uint8_t *na
 
 void f2fs_nat_free(struct f2fs_nat_model *nm)
 {
-	free(nm->ent);
+	if (nm->ent)
+		munmap(nm->ent, nm->ent_bytes);
 	free(nm->block_loaded);
 	free(nm->block_dirty);
+	free(nm->block_moved);
+	free(nm->block_released);
 	free(nm->block_used);
 	free(nm->cur_bitmap);
 	free(nm->journal_shadowed);
@@ -329,6 +354,7 @@ static void install_block(struct f2fs_nat_model *nm, uint32_t b, const uint8_t *
 		       block_nids(nm, b) * sizeof(struct f2fs_nat_entry));
 	count_block(nm, b, zero);
 	set_bit_le(b, nm->block_loaded);
+	clear_bit_le(b, nm->block_released);
 	apply_journal_entries(nm, true, b);
 }
 
@@ -389,7 +415,7 @@ void f2fs_nat_compute_bits(const struct f2fs_nat_model *nm, uint8_t *full,
 	memset(full, 0, nm->bitmap_bytes);
 	memset(empty, 0, nm->bitmap_bytes);
 	for (uint32_t b = 0; b < nm->nat_blocks; b++) {
-		if (!block_is_loaded(nm, b))
+		if (!block_is_loaded(nm, b) && !block_is_released(nm, b))
 			continue;
 		if (nm->block_used[b] == NAT_ENTRY_PER_BLOCK)
 			set_bit_le(b, full);
@@ -644,28 +670,42 @@ static uint32_t collect_dirty_blocks(const struct f2fs_nat_model *nm, uint32_t *
 	return n;
 }
 
+/* Where block b's new content goes: its inactive copy, or, once that copy
+ * was written and made current in cur_bitmap (block_moved), that copy. */
+static uint32_t nat_write_addr(const struct f2fs_fs *fs, const struct f2fs_nat_model *nm,
+			       uint32_t b)
+{
+	if (bit_le(nm->block_moved, b))
+		return f2fs_nat_block_addr(fs, nm, b);
+	return nat_inactive_addr(fs, nm, b);
+}
+
 /* Write list[0..n) (images in buf) to their inactive copies, merging
- * consecutive addresses; flip each block's bit once it is written. */
+ * consecutive addresses; flip each block's bit once, when it is first
+ * written. */
 static int write_inactive_copies(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
 				 const uint32_t *list, uint32_t n, const uint8_t *buf)
 {
 	uint32_t i = 0;
 
 	while (i < n) {
-		uint32_t start = nat_inactive_addr(fs, nm, list[i]), len = 1;
+		uint32_t start = nat_write_addr(fs, nm, list[i]), len = 1;
 		int err;
 
 		while (i + len < n &&
-		       nat_inactive_addr(fs, nm, list[i + len]) == start + len)
+		       nat_write_addr(fs, nm, list[i + len]) == start + len)
 			len++;
 		err = f2fs_dev_write(fs->dev, start, len, buf + (size_t)i * F2FS_BLKSIZE);
 		if (err)
 			return err;
 		for (uint32_t k = i; k < i + len; k++) {
-			if (f2fs_test_bit(list[k], nm->cur_bitmap))
-				f2fs_clear_bit(list[k], nm->cur_bitmap);
-			else
-				f2fs_set_bit(list[k], nm->cur_bitmap);
+			if (!bit_le(nm->block_moved, list[k])) {
+				if (f2fs_test_bit(list[k], nm->cur_bitmap))
+					f2fs_clear_bit(list[k], nm->cur_bitmap);
+				else
+					f2fs_set_bit(list[k], nm->cur_bitmap);
+				set_bit_le(list[k], nm->block_moved);
+			}
 			clear_bit_le(list[k], nm->block_dirty);
 		}
 		i += len;
@@ -673,7 +713,8 @@ static int write_inactive_copies(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
 	return 0;
 }
 
-int f2fs_nat_flush(struct f2fs_fs *fs, struct f2fs_nat_model *nm, bool move_journal)
+/* Write every dirty block (f2fs_nat_flush() and f2fs_nat_writeback()). */
+static int write_dirty_blocks(struct f2fs_fs *fs, struct f2fs_nat_model *nm, bool move_journal)
 {
 	uint32_t *list = NULL, n;
 	uint8_t *buf = NULL;
@@ -711,4 +752,83 @@ out:
 	free(buf);
 	free(vec);
 	return err;
+}
+
+int f2fs_nat_flush(struct f2fs_fs *fs, struct f2fs_nat_model *nm, bool move_journal)
+{
+	int err = write_dirty_blocks(fs, nm, move_journal);
+
+	/* the next checkpoint starts from the copies this one makes current */
+	if (!err)
+		memset(nm->block_moved, 0, nm->bitmap_bytes);
+	return err;
+}
+
+/* ---- bounded memory for long writers ------------------------------------ */
+
+/* Drop block b (written back, clean) from ent[]: its entries are zeroed
+ * so a reload starts from zero as a first load does, and valid_nodes
+ * forgets them; block_used stays. */
+static void release_block(struct f2fs_nat_model *nm, uint32_t b)
+{
+	uint32_t first = block_first_nid(b), n = block_nids(nm, b);
+
+	for (uint32_t i = 0; i < n; i++)
+		if (entry_is_valid_node(first + i, &nm->ent[first + i]))
+			nm->valid_nodes--;
+	memset(&nm->ent[first], 0, (size_t)n * sizeof(struct f2fs_nat_entry));
+	clear_bit_le(b, nm->block_loaded);
+	set_bit_le(b, nm->block_released);
+}
+
+/* Hand back the whole pages of ent[] that lie inside released blocks
+ * [b0, b1): they read as zero again, as a fresh mapping does. */
+static void discard_entry_pages(struct f2fs_nat_model *nm, uint32_t b0, uint32_t b1)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t base = (uintptr_t)nm->ent;
+	uintptr_t lo = base + (size_t)block_first_nid(b0) * sizeof(struct f2fs_nat_entry);
+	uintptr_t hi = base + (size_t)block_first_nid(b1) * sizeof(struct f2fs_nat_entry);
+
+	if (hi > base + nm->ent_bytes)
+		hi = base + nm->ent_bytes;
+	lo = (lo + page - 1) / page * page;
+	hi = hi / page * page;
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);	/* a hint: zeroed anyway */
+}
+
+int f2fs_nat_writeback(struct f2fs_fs *fs, struct f2fs_nat_model *nm, uint32_t keep_nid)
+{
+	uint32_t end = keep_nid < nm->max_nid ? nid_block(keep_nid) : nm->nat_blocks;
+	uint32_t run = 0;
+	int err = write_dirty_blocks(fs, nm, false);
+
+	if (err)
+		return err;
+	/* runs of blocks whose entries are all zero in ent[] now: released
+	 * ones, and ones never loaded */
+	for (uint32_t b = 0; b <= end; b++) {
+		if (b < end && !block_is_dirty(nm, b)) {
+			if (block_is_loaded(nm, b))
+				release_block(nm, b);
+			continue;
+		}
+		if (b > run)
+			discard_entry_pages(nm, run, b);
+		run = b + 1;
+	}
+	return 0;
+}
+
+int f2fs_nat_reload(struct f2fs_fs *fs, struct f2fs_nat_model *nm, uint32_t nid)
+{
+	uint32_t b;
+
+	if (nid >= nm->max_nid)
+		return -EINVAL;
+	b = nid_block(nid);
+	if (block_is_loaded(nm, b) || !block_is_released(nm, b))
+		return 0;
+	return f2fs_nat_load_blocks(fs, nm, &b, 1);
 }

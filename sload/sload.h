@@ -39,6 +39,8 @@ struct sload_opts {
 	bool preserve_owner;		/* -P */
 	bool no_inline_data;		/* --no-inline-data */
 	uint64_t write_limit;		/* --write-limit (tests) */
+	uint32_t nat_writeback;		/* --nat-writeback (tests): nids between NAT write-backs */
+	bool builtin_contexts;		/* --builtin-contexts (tests): not libselinux */
 	bool compress;			/* -c */
 	bool release;			/* -r */
 	unsigned int algorithm;		/* -a */
@@ -72,6 +74,7 @@ struct sload_stats {
 	uint64_t files, dirs, symlinks, specials, hardlinks, xattr_nodes;
 	uint64_t compressed_files, compressed_clusters;
 	uint64_t data_blocks, node_blocks;
+	uint64_t merged_dirs, skipped;	/* directories the volume had; names it had */
 };
 
 struct sload_ctx {
@@ -88,21 +91,25 @@ struct sload_ctx {
 	int64_t block_delta, node_delta, inode_delta;
 	struct sload_link *links;
 	size_t n_links, cap_links;
-	bool skip_source_lpf;		/* the source's empty lost+found gives way */
 	struct sload_fs_config *fsc;
 	struct sload_contexts *sec;
 	struct sload_quota *quota;	/* per type, with quota_ino */
 	struct sload_stats st;
 	uint8_t *io;			/* one read buffer for file data */
+	uint64_t nat_writeback_at;	/* next NAT write-back when nids.cursor gets here */
 	char errbuf[512];		/* why the run failed, for the message */
 };
 
 #define SLOAD_IO_BLOCKS 256
+/* NAT blocks are written back (to the copy the checkpoint will make
+ * current) and dropped from memory every this many nids: 256 blocks. */
+#define SLOAD_NAT_WRITEBACK_NIDS (256u * NAT_ENTRY_PER_BLOCK)
 
 /* Messages (sload_main.c) */
 void sload_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* sload_node.c: node and data blocks */
+int sload_nat_ready(struct sload_ctx *c, uint32_t nid);
 int sload_write_node(struct sload_ctx *c, struct f2fs_node *n, uint32_t nid, uint32_t ino,
 		     uint32_t ofs, bool is_dir, bool inode);
 uint32_t sload_inode_extra_words(const struct f2fs_inode *i);

@@ -244,7 +244,7 @@ int sload_contexts_load(struct sload_ctx *c, const char *path)
 		return -ENOMEM;
 	c->sec = sc;
 #ifdef HAVE_SELINUX
-	{
+	if (!c->o.builtin_contexts) {
 		struct selinux_opt opt[] = { { SELABEL_OPT_PATH, path } };
 
 		sc->h = selabel_open(SELABEL_CTX_FILE, opt, 1);

@@ -15,6 +15,17 @@
 #include "f2fs_err.h"
 #include "f2fs_features.h"
 #include "f2fs_compress.h"
+
+/* -a: what this build can write */
+#if defined(HAVE_ZSTD) && defined(HAVE_LZO)
+#define SLOAD_ALGORITHMS "lz4, lzo, zstd"
+#elif defined(HAVE_ZSTD)
+#define SLOAD_ALGORITHMS "lz4, zstd (this build has no lzo)"
+#elif defined(HAVE_LZO)
+#define SLOAD_ALGORITHMS "lz4, lzo (this build has no zstd)"
+#else
+#define SLOAD_ALGORITHMS "lz4 (this build has no lzo or zstd)"
+#endif
 #include "sload.h"
 
 void sload_err(const char *fmt, ...)
@@ -43,7 +54,7 @@ static void usage(FILE *f)
 "  -T time       timestamp (seconds since the epoch) for every inode\n"
 "  -d N          debug level (1: summary, 2: every entry)\n"
 "  -c            compress regular files (volumes with the compression feature)\n"
-"  -a lz4|zstd   compression algorithm (default lz4)\n"
+"  -a ALG        compression algorithm: " SLOAD_ALGORITHMS " (default lz4)\n"
 "  -L n          log2 of blocks per cluster, 2..8 (default 2)\n"
 "  -m n          compress a cluster only when it saves n blocks (default 1)\n"
 "  -x ext        do not compress files with this extension (repeatable)\n"
@@ -51,6 +62,9 @@ static void usage(FILE *f)
 "  -r            release the blocks compression saves (files become immutable)\n"
 "  --no-inline-data  never store file data or symlink targets in the inode\n"
 "  --write-limit N   (tests) drop every write after the N-th, as a power cut\n"
+"  --nat-writeback N (tests) write NAT blocks back every N nids (default 116480)\n"
+"  --builtin-contexts (tests) match file_contexts with the built-in matcher\n"
+"                    even in a build with libselinux\n"
 "  -h, --help    show this help\n"
 "  -V, --version print the version and exit\n");
 }
@@ -84,10 +98,14 @@ static int parse_compress_option(int ch, const char *arg, struct sload_opts *o)
 			o->algorithm = COMPRESS_ZSTD;
 			return 0;
 		}
-		sload_err("-a %s: algorithms are lz4 and zstd", arg);
-#else
-		sload_err("-a %s: algorithms are lz4 (this build has no zstd)", arg);
 #endif
+#ifdef HAVE_LZO
+		if (!strcmp(arg, "lzo")) {
+			o->algorithm = COMPRESS_LZO;
+			return 0;
+		}
+#endif
+		sload_err("-a %s: algorithms are %s", arg, SLOAD_ALGORITHMS);
 		return -1;
 	case 'L':
 		if (parse_u64(arg, &v) || v < MIN_COMPRESS_LOG_SIZE || v > MAX_COMPRESS_LOG_SIZE) {
@@ -144,6 +162,8 @@ static int parse_options(int argc, char **argv, struct sload_opts *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ "no-inline-data", no_argument, NULL, 'I' },
 		{ "write-limit", required_argument, NULL, 'W' },
+		{ "nat-writeback", required_argument, NULL, 'N' },
+		{ "builtin-contexts", no_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool compr_opt = false;
@@ -168,6 +188,14 @@ static int parse_options(int argc, char **argv, struct sload_opts *o)
 				return -1;
 			}
 			o->write_limit = v;
+			break;
+		case 'B': o->builtin_contexts = true; break;
+		case 'N':
+			if (parse_u64(optarg, &v) || !v || v > UINT32_MAX) {
+				sload_err("--nat-writeback %s: expected a nid count", optarg);
+				return -1;
+			}
+			o->nat_writeback = (uint32_t)v;
 			break;
 		case 'd':
 			if (parse_u64(optarg, &v) || v > 9) {
@@ -272,6 +300,9 @@ static int open_volume(struct sload_ctx *c)
 		return -1;
 	}
 	f2fs_nid_alloc_init(&c->nids, &c->nat);
+	if (!c->o.nat_writeback)
+		c->o.nat_writeback = SLOAD_NAT_WRITEBACK_NIDS;
+	c->nat_writeback_at = (uint64_t)c->nids.cursor + c->o.nat_writeback;
 	err = sload_quota_load(c);
 	if (err) {
 		sload_err("%s: %s: %s (run fsck.f2fs)", c->o.device, c->errbuf, f2fs_strerror(err));
@@ -339,6 +370,8 @@ static void report(const struct sload_ctx *c)
 		" writes; %" PRIu64 " files compressed, %" PRIu64 " clusters\n", s->files, s->dirs, s->symlinks, s->specials, s->hardlinks, s->data_blocks,
 		s->node_blocks, s->xattr_nodes, c->fs->dev->stats.write_calls, s->compressed_files,
 		s->compressed_clusters);
+	fprintf(stderr, "sload.f2fs: %" PRIu64 " directories of the volume merged into, %" PRIu64
+		" names the volume had already (skipped)\n", s->merged_dirs, s->skipped);
 }
 
 static void cleanup(struct sload_ctx *c)

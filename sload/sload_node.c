@@ -22,10 +22,32 @@ static bool node_is_indirect(uint32_t ofs)
 	return ofs >= 2 * N_ + 6 && (ofs - (2 * N_ + 6)) % (N_ + 1) == 0;
 }
 
+/* nid's NAT entry in memory again if a write-back dropped its block. */
+int sload_nat_ready(struct sload_ctx *c, uint32_t nid)
+{
+	return f2fs_nat_reload(c->fs, &c->nat, nid);
+}
+
+/* Every SLOAD_NAT_WRITEBACK_NIDS nids, the NAT blocks below the
+ * allocation cursor go out to disk and leave memory. */
+static int nat_writeback_due(struct sload_ctx *c)
+{
+	int err;
+
+	if (c->nids.cursor < c->nat_writeback_at)
+		return 0;
+	err = f2fs_nat_writeback(c->fs, &c->nat, c->nids.cursor);
+	c->nat_writeback_at = (uint64_t)c->nids.cursor + c->o.nat_writeback;
+	return err;
+}
+
 int sload_read_node(struct sload_ctx *c, uint32_t nid, struct f2fs_nat_entry *e,
 		    struct f2fs_node *n)
 {
-	int err = f2fs_nat_get(&c->nat, nid, e);
+	int err = sload_nat_ready(c, nid);
+
+	if (!err)
+		err = f2fs_nat_get(&c->nat, nid, e);
 
 	if (!err && !f2fs_blkaddr_in_main(c->fs, le32_to_cpu(e->block_addr)))
 		err = -EFSCORRUPTED;
@@ -61,7 +83,11 @@ int sload_write_node(struct sload_ctx *c, struct f2fs_node *n, uint32_t nid, uin
 	if (inode)
 		sload_inode_checksum(c, n);
 	memcpy(slot, n, F2FS_BLKSIZE);
-	err = f2fs_nid_set(&c->nat, nid, ino, addr);
+	err = sload_nat_ready(c, nid);
+	if (!err)
+		err = f2fs_nid_set(&c->nat, nid, ino, addr);
+	if (!err)
+		err = nat_writeback_due(c);
 	if (err)
 		return err;
 	c->block_delta++;
@@ -234,13 +260,13 @@ static int open_dn(struct sload_fmap *m, const struct dn_place *p)
 static int put_data(struct sload_fmap *m, int log, uint32_t owner, uint32_t slot_idx,
 		    const void *data, uint32_t *addr)
 {
+	int err = sload_nat_ready(m->c, owner);
 	struct f2fs_summary sum = {
 		.nid = cpu_to_le32(owner),
 		.version = f2fs_nid_version(&m->c->nat, owner),
 		.ofs_in_node = cpu_to_le16((uint16_t)slot_idx),
 	};
-	int err;
-	void *slot = f2fs_logs_next(&m->c->logs, log, &sum, addr, &err);
+	void *slot = err ? NULL : f2fs_logs_next(&m->c->logs, log, &sum, addr, &err);
 
 	if (!slot)
 		return err;

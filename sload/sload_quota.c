@@ -173,7 +173,10 @@ static int load_one(struct sload_ctx *c, struct sload_quota *q, int type)
 	struct f2fs_nat_entry e;
 	uint8_t *f = NULL, *seen;
 	uint32_t nblk = 0;
-	int err = f2fs_nat_get(&c->nat, q->ino, &e);
+	int err = sload_nat_ready(c, q->ino);
+
+	if (!err)
+		err = f2fs_nat_get(&c->nat, q->ino, &e);
 
 	if (!err) {
 		q->node_addr = le32_to_cpu(e.block_addr);
@@ -329,7 +332,9 @@ static int release_old(struct sload_ctx *c, struct sload_quota *q)
 	}
 	for (int d = 0; d < 2 && !err; d++)
 		if (q->old_nids[d]) {
-			err = f2fs_nid_set(&c->nat, q->old_nids[d], 0, NULL_ADDR);
+			err = sload_nat_ready(c, q->old_nids[d]);
+			if (!err)
+				err = f2fs_nid_set(&c->nat, q->old_nids[d], 0, NULL_ADDR);
 			c->node_delta--;
 		}
 	if (!err)

@@ -2,8 +2,10 @@
  * sload_tree.c - the walk of the source tree: each entry gets a nid and
  * is written completely (data, node blocks, xattrs, inode) before the
  * next; a directory's entries and inode are written after its children.
- * The names of the source's top directory join the volume's root, whose
- * existing entries are kept.
+ * The source's top directory merges into the volume's root: new names are
+ * added, a directory both have is merged the same way at any depth, and a
+ * name the volume has already otherwise keeps the volume's entry (the
+ * source's is skipped with a message, as f2fs-tools' sload does).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <linux/fs.h>
 
+#include "f2fs_casefold.h"
 #include "f2fs_err.h"
 #include "sload.h"
 
@@ -30,9 +33,19 @@ struct walk_dir {
 	struct sload_dent *d;
 	size_t nd, cap;
 	uint32_t subdirs;
+	/* a directory the volume has already: its entries and blocks */
+	struct sload_dent *old;
+	size_t nold;
+	uint32_t *old_blocks;
+	size_t nold_blocks;
 };
 
 static int walk_children(struct sload_ctx *c, struct walk_dir *w);
+static const struct sload_dent *find_old(const struct sload_ctx *c, const struct walk_dir *w,
+					 const char *name);
+static bool empty_source_lpf(const struct sload_ctx *c, const struct walk_dir *w, const char *name);
+static int merge_or_skip(struct sload_ctx *c, struct walk_dir *w, const char *name,
+			 const struct stat *st, const struct sload_dent *old);
 
 static uint8_t file_type_of(mode_t m)
 {
@@ -450,9 +463,8 @@ static int list_dir(const char *path, char ***out, size_t *n)
 
 static int walk_one(struct sload_ctx *c, struct walk_dir *w, const char *name)
 {
-	if (w->ino == F2FS_ROOT_INO && c->skip_source_lpf && !strcmp(name, "lost+found"))
-		return 0;
 	char *path = join(w->path, name);
+	const struct sload_dent *old = find_old(c, w, name);
 	struct sload_link *l;
 	struct stat st;
 	uint32_t ino;
@@ -464,6 +476,10 @@ static int walk_one(struct sload_ctx *c, struct walk_dir *w, const char *name)
 	free(path);
 	if (err)
 		return err;
+	if (old && w->ino == F2FS_ROOT_INO && empty_source_lpf(c, w, name))
+		return 0;
+	if (old)
+		return merge_or_skip(c, w, name, &st, old);
 	if (!S_ISDIR(st.st_mode) && st.st_nlink > 1 && (l = find_link(c, &st))) {
 		l->links++;
 		c->st.hardlinks++;
@@ -494,27 +510,28 @@ static int walk_children(struct sload_ctx *c, struct walk_dir *w)
 	return err;
 }
 
-/* ---- the root ---- */
+/* ---- merging into the volume's directories ---- */
 
-static int read_root(struct sload_ctx *c, struct f2fs_node *root, uint32_t *addr)
+static int read_dir_inode(struct sload_ctx *c, uint32_t ino, struct f2fs_node *n, uint32_t *addr)
 {
 	struct f2fs_nat_entry e;
-	int err = f2fs_nat_get(&c->nat, F2FS_ROOT_INO, &e);
+	int err = sload_nat_ready(c, ino);
 
+	if (!err)
+		err = f2fs_nat_get(&c->nat, ino, &e);
 	if (err)
 		return err;
 	*addr = le32_to_cpu(e.block_addr);
 	if (!f2fs_blkaddr_in_main(c->fs, *addr))
 		return -EFSCORRUPTED;
-	err = f2fs_dev_read(c->fs->dev, *addr, 1, root);
-	if (!err && (le32_to_cpu(root->footer.nid) != F2FS_ROOT_INO ||
-		     !S_ISDIR(le16_to_cpu(root->i.i_mode))))
+	err = f2fs_dev_read(c->fs->dev, *addr, 1, n);
+	if (!err && (le32_to_cpu(n->footer.nid) != ino || !S_ISDIR(le16_to_cpu(n->i.i_mode))))
 		err = -EFSCORRUPTED;
 	return err;
 }
 
-/* Give back the old root's dentry blocks and direct nodes. */
-static int release_old(struct sload_ctx *c, const struct f2fs_node *root, const uint32_t *blocks,
+/* Give back a directory's old dentry blocks and direct nodes. */
+static int release_old(struct sload_ctx *c, const struct f2fs_node *dir, const uint32_t *blocks,
 		       size_t nblocks)
 {
 	for (size_t k = 0; k < nblocks; k++) {
@@ -525,10 +542,13 @@ static int release_old(struct sload_ctx *c, const struct f2fs_node *root, const 
 		c->block_delta--;
 	}
 	for (int d = 0; d < 2; d++) {
-		uint32_t nid = le32_to_cpu(root->i.i_nid[d]);
+		uint32_t nid = le32_to_cpu(dir->i.i_nid[d]);
 
 		if (nid) {
-			int err = f2fs_nid_set(&c->nat, nid, 0, NULL_ADDR);
+			int err = sload_nat_ready(c, nid);
+
+			if (!err)
+				err = f2fs_nid_set(&c->nat, nid, 0, NULL_ADDR);
 
 			if (err)
 				return err;
@@ -538,62 +558,51 @@ static int release_old(struct sload_ctx *c, const struct f2fs_node *root, const 
 	return 0;
 }
 
-static int check_collisions(struct sload_ctx *c, const struct sload_dent *old, size_t nold,
-			    const struct walk_dir *w)
+/* Whether two names are the same entry (folded in a casefolded directory). */
+static bool same_name(const struct sload_ctx *c, const char *a, size_t la, const char *b,
+		      size_t lb, bool casefold)
 {
-	for (size_t k = 0; k < w->nd; k++)
-		for (size_t j = 0; j < nold; j++)
-			if (old[j].len == w->d[k].len && !memcmp(old[j].name, w->d[k].name, old[j].len)) {
-				snprintf(c->errbuf, sizeof(c->errbuf),
-					 "/%s exists in the volume and in the source", old[j].name);
-				return -EEXIST;
-			}
-	return 0;
+	uint8_t fa[F2FS_CASEFOLD_MAX], fb[F2FS_CASEFOLD_MAX];
+	int na, nb;
+
+	if (la == lb && !memcmp(a, b, la))
+		return true;
+	if (!casefold || !(c->fs->features & F2FS_FEATURE_CASEFOLD))
+		return false;
+	na = f2fs_casefold((const uint8_t *)a, la, fa, sizeof(fa));
+	nb = f2fs_casefold((const uint8_t *)b, lb, fb, sizeof(fb));
+	return na >= 0 && na == nb && !memcmp(fa, fb, (size_t)na);
+}
+
+static const struct sload_dent *find_old(const struct sload_ctx *c, const struct walk_dir *w,
+					 const char *name)
+{
+	size_t len = strlen(name);
+
+	for (size_t j = 0; j < w->nold; j++)
+		if (same_name(c, w->old[j].name, w->old[j].len, name, len, w->casefold))
+			return &w->old[j];
+	return NULL;
 }
 
 /* An empty lost+found at the top of the source (an ext4 mount has one)
- * gives way to the volume's own. */
-static bool empty_source_lpf(const struct sload_ctx *c, const char *name,
-			     const struct sload_dent *old, size_t nold)
+ * leaves the volume's own as it is. */
+static bool empty_source_lpf(const struct sload_ctx *c, const struct walk_dir *w, const char *name)
 {
 	char **names, *path;
 	size_t n = 1;
-	bool in_volume = false;
 
+	(void)c;
 	if (strcmp(name, "lost+found"))
 		return false;
-	for (size_t j = 0; j < nold; j++)
-		in_volume |= old[j].len == 10 && !memcmp(old[j].name, name, 10);
-	path = in_volume ? join(c->o.source, name) : NULL;
+	path = join(w->path, name);
 	if (path && !list_dir(path, &names, &n)) {
 		for (size_t k = 0; k < n; k++)
 			free(names[k]);
 		free(names);
 	}
 	free(path);
-	return in_volume && n == 0;
-}
-
-/* Only names are checked before anything is written. */
-static int check_top_names(struct sload_ctx *c, const struct sload_dent *old, size_t nold)
-{
-	struct walk_dir w = { 0 };
-	char **names;
-	size_t n;
-	int err = list_dir(c->o.source, &names, &n);
-
-	for (size_t k = 0; k < n; k++) {
-		if (!err && empty_source_lpf(c, names[k], old, nold))
-			c->skip_source_lpf = true;
-		else if (!err)
-			err = add_dent(&w, names[k], 0, 0);
-		free(names[k]);
-	}
-	free(names);
-	if (!err)
-		err = check_collisions(c, old, nold, &w);
-	free_dents(w.d, w.nd);
-	return err;
+	return n == 0;
 }
 
 static uint32_t old_subdirs(const struct sload_dent *d, size_t n)
@@ -605,17 +614,18 @@ static uint32_t old_subdirs(const struct sload_dent *d, size_t n)
 	return k;
 }
 
-/* A root inode for the new entries: the old one without its entries. */
-static void reset_root(struct sload_ctx *c, struct f2fs_node *root)
+/* A directory inode for the merged entries: the old one without its
+ * entries. */
+static void reset_dir(struct sload_ctx *c, struct f2fs_node *dir)
 {
-	uint32_t extra = sload_inode_extra_words(&root->i);
+	uint32_t extra = sload_inode_extra_words(&dir->i);
 
-	root->i.i_inline &= (uint8_t)~(F2FS_INLINE_DENTRY | F2FS_INLINE_DATA | F2FS_DATA_EXIST);
-	/* without the flexible feature an inline dentry root kept 50 words
-	 * for xattrs only because of that flag: they are data slots now */
-	memset(&root->i.i_addr[extra], 0, (size_t)sload_inode_data_slots(c, &root->i) * 4);
-	memset(root->i.i_nid, 0, sizeof(root->i.i_nid));
-	root->i.i_blocks = cpu_to_le64(1 + (root->i.i_xattr_nid ? 1 : 0));
+	dir->i.i_inline &= (uint8_t)~(F2FS_INLINE_DENTRY | F2FS_INLINE_DATA | F2FS_DATA_EXIST);
+	/* without the flexible feature an inline dentry directory kept 50
+	 * words for xattrs only because of that flag: they are data slots now */
+	memset(&dir->i.i_addr[extra], 0, (size_t)sload_inode_data_slots(c, &dir->i) * 4);
+	memset(dir->i.i_nid, 0, sizeof(dir->i.i_nid));
+	dir->i.i_blocks = cpu_to_le64(1 + (dir->i.i_xattr_nid ? 1 : 0));
 }
 
 /* -T and the fs_config entry of the mount point apply to the root too
@@ -637,57 +647,98 @@ static void apply_root_options(const struct sload_ctx *c, struct f2fs_node *root
 	}
 }
 
-int sload_load_tree(struct sload_ctx *c)
+/* Rewrite directory ino (inode block at addr) with the entries of w, old
+ * ones included: its old dentry blocks, direct nodes and inode block are
+ * given back, the inode keeps everything else. */
+static int rewrite_dir(struct sload_ctx *c, struct f2fs_node *dir, uint32_t addr, struct walk_dir *w)
 {
-	struct f2fs_node *root = malloc(sizeof(*root));
-	struct walk_dir w = { .path = c->o.source, .ino = F2FS_ROOT_INO, .pino = F2FS_ROOT_INO };
-	struct sload_dent *old = NULL;
-	uint32_t *old_blocks = NULL, root_addr = 0;
-	size_t nold = 0, nold_blocks = 0;
-	int err = root ? read_root(c, root, &root_addr) : -ENOMEM;
+	int err = release_old(c, dir, w->old_blocks, w->nold_blocks);
 
-	w.fs_path = c->o.mount_point ? c->o.mount_point : "/";
 	if (!err)
-		err = sload_read_dir_entries(c, root, &old, &nold, &old_blocks, &nold_blocks);
-	if (!err)
-		err = check_top_names(c, old, nold);
+		err = f2fs_logs_release(&c->logs, addr);
 	if (err)
-		goto out;
-	w.casefold = (c->fs->features & F2FS_FEATURE_CASEFOLD) &&
-		     (le32_to_cpu(root->i.i_flags) & F2FS_CASEFOLD_FL);
-	err = walk_children(c, &w);
-	if (!err)
-		err = finish_links(c);
-	for (size_t k = 0; k < nold && !err; k++) {
-		err = add_dent(&w, old[k].name, old[k].ino, old[k].type);
-	}
-	if (err)
-		goto out;
-	err = release_old(c, root, old_blocks, nold_blocks);
-	if (!err)
-		err = f2fs_logs_release(&c->logs, root_addr);
-	if (err)
-		goto out;
+		return err;
 	c->block_delta--;
 	c->node_delta--;
 	c->inode_delta--;
-	err = sload_quota_charge(c, &root->i, -1);
+	err = sload_quota_charge(c, &dir->i, -1);
+	if (err)
+		return err;
+	reset_dir(c, dir);
+	if (w->ino == F2FS_ROOT_INO)
+		apply_root_options(c, dir);
+	dir->i.i_links = cpu_to_le32(2 + w->subdirs + old_subdirs(w->old, w->nold));
+	err = sload_write_dir_entries(c, dir, w->ino, w->pino, w->d, w->nd, w->casefold);
+	if (!err)
+		err = sload_quota_charge(c, &dir->i, +1);
+	if (!err)
+		err = sload_write_node(c, dir, w->ino, w->ino, 0, true, true);
+	return err;
+}
+
+/* Load the source directory path into the volume's directory ino: new
+ * names are added, a directory that exists on both sides is merged the
+ * same way, any other name the volume has already keeps the volume's
+ * entry and the source's is skipped (as f2fs-tools' sload does). */
+static int merge_dir(struct sload_ctx *c, uint32_t ino, const char *path, const char *fs_path)
+{
+	struct f2fs_node *dir = malloc(sizeof(*dir));
+	struct walk_dir w = { .path = path, .fs_path = fs_path, .ino = ino };
+	uint32_t addr = 0;
+	int err = dir ? read_dir_inode(c, ino, dir, &addr) : -ENOMEM;
+
+	if (!err)
+		err = sload_read_dir_entries(c, dir, &w.old, &w.nold, &w.old_blocks, &w.nold_blocks);
 	if (err)
 		goto out;
-	reset_root(c, root);
-	apply_root_options(c, root);
-	root->i.i_links = cpu_to_le32(2 + w.subdirs + old_subdirs(old, nold));
-	err = sload_write_dir_entries(c, root, F2FS_ROOT_INO, F2FS_ROOT_INO, w.d, w.nd, w.casefold);
+	w.pino = ino == F2FS_ROOT_INO ? F2FS_ROOT_INO : le32_to_cpu(dir->i.i_pino);
+	w.casefold = (c->fs->features & F2FS_FEATURE_CASEFOLD) &&
+		     (le32_to_cpu(dir->i.i_flags) & F2FS_CASEFOLD_FL);
+	err = walk_children(c, &w);
+	if (!err && ino == F2FS_ROOT_INO)
+		err = finish_links(c);
+	for (size_t k = 0; k < w.nold && !err; k++)
+		err = add_dent(&w, w.old[k].name, w.old[k].ino, w.old[k].type);
 	if (!err)
-		err = sload_quota_charge(c, &root->i, +1);
-	if (!err)
-		err = sload_write_node(c, root, F2FS_ROOT_INO, F2FS_ROOT_INO, 0, true, true);
-	if (!err)
-		err = sload_quota_write(c);
+		err = rewrite_dir(c, dir, addr, &w);
+	c->st.merged_dirs++;
 out:
 	free_dents(w.d, w.nd);
-	free_dents(old, nold);
-	free(old_blocks);
-	free(root);
+	free_dents(w.old, w.nold);
+	free(w.old_blocks);
+	free(dir);
+	return err;
+}
+
+/* A source name the volume's directory w already has. */
+static int merge_or_skip(struct sload_ctx *c, struct walk_dir *w, const char *name,
+			 const struct stat *st, const struct sload_dent *old)
+{
+	char *path, *fs_path;
+	int err;
+
+	path = join(w->path, name);
+	fs_path = join(w->fs_path, name);
+	if (!path || !fs_path)
+		err = -ENOMEM;
+	else if (S_ISDIR(st->st_mode) && old->type == F2FS_FT_DIR)
+		err = merge_dir(c, old->ino, path, fs_path);
+	else {
+		fprintf(stderr, "sload.f2fs: %s exists in the volume: kept; %s skipped\n",
+			fs_path, path);
+		c->st.skipped++;
+		err = 0;
+	}
+	free(path);
+	free(fs_path);
+	return err;
+}
+
+int sload_load_tree(struct sload_ctx *c)
+{
+	int err = merge_dir(c, F2FS_ROOT_INO, c->o.source, c->o.mount_point ? c->o.mount_point : "/");
+
+	if (!err)
+		err = sload_quota_write(c);
 	return err;
 }

@@ -3,8 +3,9 @@
 # (tests/kernel's QEMU harness, one boot): the tree of gen-tree.sh loaded
 # into volumes of our mkfs at -s 1, 7 and 128 and with the feature sets
 # (checksums, flexible inline xattr, crtime, lost+found; compressed files,
-# LZ4, and ZSTD with the saved blocks released; quota; casefold with a
-# casefolded root) and of f2fs-tools' mkfs; the guest
+# LZ4, LZO when the build has liblzo2, and ZSTD with the saved blocks
+# released; quota; casefold with a casefolded root) and of f2fs-tools'
+# mkfs; the guest
 # compares every entry with the source's manifest, fills each volume, thins
 # it and fills it again (garbage collection), and compares again after a
 # remount; then both fscks must find every image clean.
@@ -53,6 +54,9 @@ image full-s7 "$MKFS" 512M "-s 7 -O $FULL"
 image s128 "$MKFS" 3G "-s 128 -O extra_attr,flexible_inline_xattr"
 image compression "$MKFS" 384M "-O extra_attr,compression" -c
 image compressed-zstd "$MKFS" 384M "-O extra_attr,compression,inode_checksum" -c -a zstd -L 3 -r
+if "$SLOAD" -h | grep -q 'algorithm: lz4, lzo'; then
+	image compressed-lzo "$MKFS" 384M "-O extra_attr,compression" -c -a lzo
+fi
 image quota "$MKFS" 384M "-O extra_attr,quota,project_quota,inode_checksum"
 image casefold "$MKFS" 384M "-O extra_attr,casefold,inode_checksum -C utf8" casefold-root
 image f2fs-tools-s4 "$MKFS_ORACLE" 512M "-s 4 -O $FULL"

@@ -8,8 +8,9 @@
 # extract FIFOs, sockets, devices or xattrs of symlinks: the kernel test
 # tests/sload/kernel.sh reads those; the quota files must hold the usage,
 # which both fscks check).  Also: loading into a loaded volume
-# keeps its content, a name already in the root and an unsupported volume
-# are refused with the volume unchanged, casefolded directories hash
+# keeps its content and merges into its directories at any depth (a name
+# the volume has keeps the volume's entry), an unsupported volume is
+# refused with the volume unchanged, casefolded directories hash
 # folded names, Android's fs_config and file_contexts inputs, and a load
 # cut at every write (--write-limit) leaves the old volume or the new one.
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
@@ -85,7 +86,10 @@ load() {
 
 FULL=extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime,sb_checksum,lost_found
 load ours-s1 "$MKFS" 2G "" && rm -f "$img"
-load ours-full-s7 "$MKFS" 2G "-s 7 -O $FULL" && rm -f "$img"
+# --nat-writeback 1: every node's NAT block is written back to the copy
+# the checkpoint makes current and dropped from memory at once (reloaded
+# for the directories written after their children)
+load ours-full-s7 "$MKFS" 2G "-s 7 -O $FULL" --nat-writeback 1 && rm -f "$img"
 load ours-s128 "$MKFS" 3G "-s 128 -O extra_attr,flexible_inline_xattr"
 s128=$img
 load ours-compression "$MKFS" 1G "-O extra_attr,compression" && rm -f "$img"
@@ -94,6 +98,14 @@ load ours-compressed-zstd "$MKFS" 2G "-s 7 -O extra_attr,compression,flexible_in
 	-c -a zstd -L 4 -m 2 -x bin && rm -f "$img"
 load ours-compressed-released "$MKFS" 1G "-O extra_attr,compression,inode_checksum" -c -r &&
 	rm -f "$img"
+# LZO (liblzo2) when the build has it, else -a lzo is refused below
+if "$SLOAD" -h | grep -q 'algorithm: lz4, lzo'; then
+	load ours-compressed-lzo "$MKFS" 1G "-O extra_attr,compression,inode_checksum" -c -a lzo -L 3 &&
+		rm -f "$img"
+	LZO_BAD=
+else
+	LZO_BAD="-c -a lzo"
+fi
 load ours-noinline "$MKFS" 1G "-O $FULL" --no-inline-data && rm -f "$img"
 load ours-quota "$MKFS" 1G "-O extra_attr,quota,project_quota,inode_checksum,flexible_inline_xattr" &&
 	rm -f "$img"
@@ -105,7 +117,7 @@ load f2fs-tools-full-s4 "$MKFS_ORACLE" 2G "-s 4 -O $FULL" && rm -f "$img"
 mkdir -p "$WORK/more/sub"
 for i in $(seq 1 250); do : > "$WORK/more/top_$i"; done
 echo more > "$WORK/more/sub/file"
-if "$SLOAD" -f "$WORK/more" "$s128" > "$WORK/sload.log" 2>&1; then
+if "$SLOAD" --nat-writeback 1 -f "$WORK/more" "$s128" > "$WORK/sload.log" 2>&1; then
 	pass "second load into a loaded volume"
 	clean "$s128" "second load"
 	rm -rf "$WORK/out"
@@ -121,14 +133,57 @@ if "$SLOAD" -f "$WORK/more" "$s128" > "$WORK/sload.log" 2>&1; then
 else
 	fail "second load: $(tail -n 2 "$WORK/sload.log")"
 fi
-# The same tree again: its names are in the root already.
-sum=$(cksum < "$s128")
-if "$SLOAD" -f "$WORK/src" "$s128" > "$WORK/sload.log" 2>&1; then
-	fail "a name already in the root was not refused"
-elif [ "$(cksum < "$s128")" = "$sum" ] && grep -q 'exists' "$WORK/sload.log"; then
-	pass "a name already in the root: refused, volume unchanged"
+# Merging at any depth: a tree whose directories exist in the volume
+# (dirs/deep/a/b, files, dirs/hashed) adds its new names inside them; a
+# file the volume has already (files/small) keeps the volume's content and
+# the source's is skipped with a message, as f2fs-tools' sload does.
+manifest_of() {
+	rm -rf "$WORK/out"
+	"$DUMP" -r -o "$WORK/out" -P -L "$1" > "$WORK/dump.log" 2>&1
+	for n in top_1 top_2 sub new_top; do rm -rf "${WORK:?}/out/$n"; done
+	for i in $(seq 3 250); do rm -f "$WORK/out/top_$i"; done
+	# the host stamps a directory an entry leaves: its time from the image back
+	for f in dirs/deep/a/b/new_deep files/new_file dirs/hashed/new_h; do
+		touch -r "$WORK/out/${f%/*}" "$WORK/stamp" 2>/dev/null
+		rm -f "$WORK/out/$f"
+		touch -r "$WORK/stamp" "$WORK/out/${f%/*}" 2>/dev/null
+	done
+	"$MANIFEST" -d -i "$WORK/out" > "$2"
+	rm -rf "$WORK/out"
+}
+M=$WORK/merge
+mkdir -p "$M/dirs/deep/a/b" "$M/files" "$M/dirs/hashed"
+echo deep > "$M/dirs/deep/a/b/new_deep"
+echo file > "$M/files/new_file"
+echo hashed > "$M/dirs/hashed/new_h"
+echo not this > "$M/files/small"
+echo top > "$M/new_top"
+if "$SLOAD" -f "$M" "$s128" > "$WORK/sload.log" 2>&1; then
+	pass "merge: loaded into existing directories"
+	clean "$s128" "merge"
+	rm -rf "$WORK/out"
+	"$DUMP" -r -o "$WORK/out" -P -L "$s128" > "$WORK/dump.log" 2>&1
+	[ "$(cat "$WORK/out/dirs/deep/a/b/new_deep")" = deep ] && [ "$(cat "$WORK/out/files/new_file")" = file ] &&
+	[ "$(cat "$WORK/out/dirs/hashed/new_h")" = hashed ] && [ "$(cat "$WORK/out/new_top")" = top ] &&
+		pass "merge: new names at every depth" || fail "merge: new names missing"
+	cmp -s "$WORK/out/files/small" "$WORK/src/files/small" &&
+		pass "merge: a file the volume has keeps its content" || fail "merge: files/small was replaced"
+	grep -q 'files/small exists in the volume' "$WORK/sload.log" &&
+		pass "merge: the skipped name is reported" || fail "merge: no message for files/small"
+	manifest_of "$s128" "$WORK/img.man"
+	diff "$WORK/src.man" "$WORK/img.man" > /dev/null &&
+		pass "merge: the rest of the tree is intact" || fail "merge: the first tree changed"
 else
-	fail "a name already in the root: $(tail -n 1 "$WORK/sload.log")"
+	fail "merge: $(tail -n 2 "$WORK/sload.log")"
+fi
+# The same tree again: every name is there, nothing changes in the tree.
+if "$SLOAD" -f "$WORK/src" "$s128" > "$WORK/sload.log" 2>&1; then
+	clean "$s128" "the same tree again"
+	manifest_of "$s128" "$WORK/img2.man"
+	diff "$WORK/img.man" "$WORK/img2.man" > /dev/null &&
+		pass "the same tree again: every name kept as it was" || fail "the same tree again: the tree changed"
+else
+	fail "the same tree again: $(tail -n 1 "$WORK/sload.log")"
 fi
 rm -f "$s128"
 
@@ -257,9 +312,90 @@ else
 fi
 rm -f "$img"
 
+# The built-in file_contexts matcher (--builtin-contexts) against
+# libselinux's lookup (the default in a build with libselinux) on the same
+# file_contexts: exact paths before regular expressions, the last match
+# winning, file types, alternatives, classes, optional groups, <<none>>
+# (dump.f2fs -r does not extract the FIFO, so its label is compared only
+# through the load succeeding).
+S=$WORK/fcsrc
+mkdir -p "$S/bin/logd" "$S/lib" "$S/lib64/sub" "$S/etc" "$S/xbin" "$S/vendor/d"
+for f in bin/sh bin/netd bin/toolbox bin/init.sh bin/NETD lib/libc.so lib64/libm.so lib64/sub/x \
+	etc/hosts etc/a.conf etc/b.conf.bak etc/other xbin/su xbin/ls vendor/file vendor/d/f; do
+	echo "$f" > "$S/$f"
+done
+mkfifo "$S/bin/fifo"
+cat > "$WORK/fc2" <<'FC'
+/system(/.*)?                   u:object_r:system_file:s0
+/system/bin(/.*)?               u:object_r:system_exec:s0
+/system/bin/sh          --      u:object_r:shell_exec:s0
+/system/bin/[a-z]+d     --      u:object_r:daemon_exec:s0
+/system/bin/.*\.sh      --      u:object_r:script_exec:s0
+/system/bin/logd        -d      u:object_r:logd_dir:s0
+/system/bin/fifo        -p      u:object_r:fifo_file:s0
+/system/lib(64)?(/.*)?          u:object_r:system_lib_file:s0
+/system/etc/.*\.conf            u:object_r:conf_file:s0
+/system/etc/hosts               u:object_r:hosts_file:s0
+/system/etc/(hosts|other)       u:object_r:etc_pair:s0
+/system/xbin/su                 <<none>>
+/system/vendor/[^/]+            u:object_r:vendor_top:s0
+FC
+labels_of() {
+	rm -rf "$WORK/out"
+	"$DUMP" -r -o "$WORK/out" -P -L "$1" > "$WORK/dump.log" 2>&1
+	python3 - "$WORK/out" <<'PY'
+import os, sys
+root = sys.argv[1]
+for d, dirs, files in sorted(os.walk(root)):
+    for n in sorted(dirs + files):
+        q = os.path.join(d, n)
+        try:
+            label = os.getxattr(q, 'security.selinux', follow_symlinks=False).decode().rstrip('\0')
+        except OSError:
+            label = '-'
+        print(os.path.relpath(q, root), label)
+PY
+	rm -rf "$WORK/out"
+}
+for m in lib builtin; do
+	img=$WORK/fc-$m.img
+	rm -f "$img"
+	truncate -s 256M "$img"
+	"$MKFS" -f -q -O extra_attr,flexible_inline_xattr "$img"
+	opt=
+	[ $m = builtin ] && opt=--builtin-contexts
+	"$SLOAD" $opt -f "$S" -t /system -s "$WORK/fc2" "$img" > "$WORK/sload.log" 2>&1 ||
+		fail "file_contexts ($m): $(tail -n 1 "$WORK/sload.log")"
+	labels_of "$img" > "$WORK/fc-$m.txt"
+	rm -f "$img"
+done
+if diff "$WORK/fc-lib.txt" "$WORK/fc-builtin.txt" > "$WORK/fc.diff"; then
+	pass "file_contexts: the built-in matcher labels as libselinux's lookup does"
+else
+	fail "file_contexts: built-in and libselinux differ: $(head -n 6 "$WORK/fc.diff" | tr '\n' ' ')"
+fi
+cat > "$WORK/fc.want" <<'WANT'
+bin/NETD u:object_r:system_exec:s0
+bin/netd u:object_r:daemon_exec:s0
+bin/sh u:object_r:shell_exec:s0
+etc/b.conf.bak u:object_r:system_file:s0
+etc/hosts u:object_r:hosts_file:s0
+etc/other u:object_r:etc_pair:s0
+lib64/sub/x u:object_r:system_lib_file:s0
+vendor/d/f u:object_r:system_file:s0
+xbin/su -
+WANT
+sort "$WORK/fc.want" > "$WORK/fc.want.sorted"
+if grep -F -x -f "$WORK/fc.want" "$WORK/fc-builtin.txt" | sort | cmp -s - "$WORK/fc.want.sorted"; then
+	pass "file_contexts: the built-in matcher's labels are the expected ones"
+else
+	fail "file_contexts: built-in labels: $(grep -e '^bin/' -e '^etc/' "$WORK/fc-builtin.txt" | tr '\n' ' ')"
+fi
+
 # Power cut at every write (--write-limit N drops every write after the
 # N-th): the volume is the old one, clean, until the checkpoint's last
-# block is written, and the new one after.
+# block is written, and the new one after; NAT blocks written back during
+# the load (--nat-writeback 100) included.
 C=$WORK/cut
 mkdir -p "$C/dir"
 head -c 5000000 /dev/urandom > "$C/big"
@@ -268,14 +404,14 @@ img=$WORK/cut.img
 truncate -s 256M "$img"
 "$MKFS" -f -q -O extra_attr,inode_checksum,quota "$img"
 cp --sparse=always "$img" "$WORK/cut0.img"
-"$SLOAD" -d 1 -f "$C" "$img" > "$WORK/sload.log" 2>&1
+"$SLOAD" -d 1 --nat-writeback 100 -f "$C" "$img" > "$WORK/sload.log" 2>&1
 writes=$(sed -n 's/.*; \([0-9]*\) writes;.*/\1/p' "$WORK/sload.log")
 if [ -n "$writes" ] && [ "$writes" -gt 3 ]; then
 	pass "cut: a load of $writes writes"
 	bad=0
 	for n in $(seq 1 "$writes"); do
 		cp --sparse=always "$WORK/cut0.img" "$img"
-		"$SLOAD" --write-limit "$n" -f "$C" "$img" > /dev/null 2>&1
+		"$SLOAD" --write-limit "$n" --nat-writeback 100 -f "$C" "$img" > /dev/null 2>&1
 		if ! "$FSCK" "$img" > "$WORK/fsck.log" 2>&1; then
 			bad=1
 			fail "cut after write $n: our fsck: $(grep -m 2 F2FS- "$WORK/fsck.log")"
@@ -304,7 +440,7 @@ rm -f "$img"
 # Usage errors and refused options.
 "$SLOAD" -V | grep -q '^sload.f2fs' && pass "-V" || fail "-V"
 "$SLOAD" -h | grep -q 'Usage: sload.f2fs' && pass "-h" || fail "-h"
-for bad in "-r" "-T x" "-a lz4" "-c -L 9" "-c -i a -x b" "-c -a lzo" "-c -m 4"; do
+for bad in "-r" "-T x" "-a lz4" "-c -L 9" "-c -i a -x b" ${LZO_BAD:+"$LZO_BAD"} "-c -a lzo-rle" "-c -m 4"; do
 	# shellcheck disable=SC2086
 	if "$SLOAD" $bad -f "$WORK/src" "$WORK/none.img" > /dev/null 2>&1; then
 		fail "sload $bad accepted"

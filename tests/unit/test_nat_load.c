@@ -7,7 +7,12 @@
  * wrote; partial loads; a flush writes only the inactive copies (the
  * current ones stay byte-identical), flips the right bits, and a reload
  * with the flipped bitmap reads back the new entries, also after moving
- * the journal into the blocks.  mkfs.f2fs missing is a failure.
+ * the journal into the blocks.  A write-back (f2fs_nat_writeback) writes
+ * the dirty blocks to the inactive copies, drops the blocks below the
+ * kept nid from memory (their pages given back, nat_bits unchanged), and a
+ * reload reads them back from the copy written; a block written back,
+ * dirtied again and flushed goes to the same copy with its bit flipped
+ * once.  mkfs.f2fs missing is a failure.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -368,6 +373,102 @@ static void test_flush(const char *path)
 	f2fs_fs_close(fs);
 }
 
+static bool bit_flipped(const struct f2fs_fs *fs, const struct f2fs_nat_model *nm, uint32_t b)
+{
+	return f2fs_test_bit(b, nm->cur_bitmap) != f2fs_test_bit(b, fs->nat_bitmap);
+}
+
+static void test_writeback(const char *path)
+{
+	struct f2fs_fs *fs;
+	struct f2fs_nat_model nm;
+	struct f2fs_nat_entry e;
+	struct f2fs_nat_block blk;
+	uint8_t *before, *after, *full, *empty, *full2, *empty2;
+	uint32_t nid_a = 5, nid_a2 = 6, nid_b = 600 * NAT_ENTRY_PER_BLOCK + 3,
+		 nid_c = 601 * NAT_ENTRY_PER_BLOCK + 1, valid, wrong_bits = 0;
+	size_t resident;
+
+	if (open_fs(path, true, &fs))
+		return;
+	before = snapshot_nat(path, fs);
+	full = calloc(fs->nat_blocks / 8 + 1, 1);
+	empty = calloc(fs->nat_blocks / 8 + 1, 1);
+	full2 = calloc(fs->nat_blocks / 8 + 1, 1);
+	empty2 = calloc(fs->nat_blocks / 8 + 1, 1);
+	CHECK(before && full && empty && full2 && empty2);
+	CHECK_EQ_U64(f2fs_nat_init(&nm, fs->max_nid, fs->nat_bitmap), 0);
+	CHECK_EQ_U64(f2fs_nat_load_all(fs, &nm), 0);
+	e = mk(0, nid_a, fs->main_blkaddr + 1);
+	CHECK_EQ_U64(f2fs_nat_set(&nm, nid_a, &e), 0);
+	/* blocks 600 and 601 filled so that their pages are resident */
+	for (uint32_t i = 0; i < 2 * NAT_ENTRY_PER_BLOCK; i++) {
+		e = mk(0, 600 * NAT_ENTRY_PER_BLOCK + i, fs->main_blkaddr + 100 + i);
+		CHECK_EQ_U64(f2fs_nat_set(&nm, 600 * NAT_ENTRY_PER_BLOCK + i, &e), 0);
+	}
+	valid = nm.valid_nodes;
+	f2fs_nat_compute_bits(&nm, full, empty);
+	CHECK(resident_pages(&nm.ent[600 * NAT_ENTRY_PER_BLOCK], 2 * NAT_ENTRY_PER_BLOCK *
+			     sizeof(struct f2fs_nat_entry)) >= 2);
+
+	CHECK_EQ_U64(f2fs_nat_writeback(fs, &nm, nid_c), 0);
+	for (uint32_t b = 0; b < nm.nat_blocks; b++) {
+		wrong_bits += bit_flipped(fs, &nm, b) != (b == 0 || b == 600 || b == 601);
+		CHECK(!test_bit_le(b, nm.block_dirty));
+	}
+	CHECK_EQ_U64(wrong_bits, 0);
+	/* below the kept nid: gone from memory; the kept nid's block stays */
+	CHECK_EQ_U64(f2fs_nat_get(&nm, nid_a, &e), -ENODATA);
+	CHECK_EQ_U64(f2fs_nat_get(&nm, nid_b, &e), -ENODATA);
+	CHECK_EQ_U64(f2fs_nat_get(&nm, nid_c, &e), 0);
+	CHECK_EQ_U64(le32_to_cpu(e.block_addr), fs->main_blkaddr + 100 + NAT_ENTRY_PER_BLOCK + 1);
+	CHECK_EQ_U64(f2fs_nat_get(&nm, 3, &e), 0);	/* the root: in the journal */
+	resident = resident_pages(&nm.ent[600 * NAT_ENTRY_PER_BLOCK],
+				  NAT_ENTRY_PER_BLOCK * sizeof(struct f2fs_nat_entry) - 8);
+	CHECK(resident <= 1);
+	CHECK(nm.valid_nodes < valid);
+	f2fs_nat_compute_bits(&nm, full2, empty2);
+	CHECK(!memcmp(full, full2, fs->nat_blocks / 8));
+	CHECK(!memcmp(empty, empty2, fs->nat_blocks / 8));
+	/* the committed copies are untouched */
+	after = snapshot_nat(path, fs);
+	CHECK(after != NULL);
+	if (before && after)
+		for (uint32_t b = 0; b < fs->nat_blocks; b++)
+			CHECK(!memcmp(before + (size_t)(2 * b) * F2FS_BLKSIZE,
+				      after + (size_t)(2 * b) * F2FS_BLKSIZE, F2FS_BLKSIZE));
+
+	/* reloads come from the copy just written */
+	CHECK_EQ_U64(f2fs_nat_reload(fs, &nm, nid_a), 0);
+	CHECK_EQ_U64(f2fs_nat_reload(fs, &nm, nid_b), 0);
+	CHECK_EQ_U64(f2fs_nat_get(&nm, nid_a, &e), 0);
+	CHECK_EQ_U64(le32_to_cpu(e.block_addr), fs->main_blkaddr + 1);
+	CHECK_EQ_U64(f2fs_nat_get(&nm, nid_b, &e), 0);
+	CHECK_EQ_U64(le32_to_cpu(e.block_addr), fs->main_blkaddr + 103);
+	CHECK_EQ_U64(nm.valid_nodes, valid);
+
+	/* dirtied again: the flush writes the same copy and flips nothing more */
+	e = mk(0, nid_a2, fs->main_blkaddr + 2);
+	CHECK_EQ_U64(f2fs_nat_set(&nm, nid_a2, &e), 0);
+	CHECK_EQ_U64(f2fs_nat_flush(fs, &nm, false), 0);
+	CHECK(bit_flipped(fs, &nm, 0));
+	CHECK_EQ_U64(read_raw(path, f2fs_next_nat_addr(fs, 0), &blk), 0);
+	CHECK_EQ_U64(le32_to_cpu(blk.entries[nid_a].block_addr), fs->main_blkaddr + 1);
+	CHECK_EQ_U64(le32_to_cpu(blk.entries[nid_a2].block_addr), fs->main_blkaddr + 2);
+	CHECK_EQ_U64(read_raw(path, f2fs_next_nat_addr(fs, 600), &blk), 0);
+	CHECK_EQ_U64(le32_to_cpu(blk.entries[3].block_addr), fs->main_blkaddr + 103);
+	for (uint32_t b = 0; b < nm.nat_blocks; b++)
+		CHECK(!test_bit_le(b, nm.block_moved));
+	f2fs_nat_free(&nm);
+	free(before);
+	free(after);
+	free(full);
+	free(empty);
+	free(full2);
+	free(empty2);
+	f2fs_fs_close(fs);
+}
+
 /* A read-only volume: the flush fails and flips nothing. */
 static void test_flush_read_only(const char *path)
 {
@@ -414,6 +515,10 @@ int main(void)
 	} else {
 		CHECK(!"mkfs.f2fs 1G");
 	}
+	if (!make_image(dir, "wb.img", "1G", path, sizeof(path)))
+		test_writeback(path);
+	else
+		CHECK(!"mkfs.f2fs 1G for the write-back");
 	if (!make_image(dir, "16g.img", "16G", path, sizeof(path)))
 		test_fresh_load(path);
 	else
