@@ -647,6 +647,18 @@ static void walk_xattr_list(struct fsck_walk *w, uint32_t ino, const uint8_t *p,
  * area zeroed): an area whose first word is not the magic and whose words
  * are all holes or main-area addresses, in a file whose size runs past
  * the kernel's slots, is such a block map.  Returns the addresses. */
+/* Whether the first word of the area is a block of this file, as the
+ * writer leaves it (the file's blocks go on there in order; its summary
+ * names the inode): not a stray word in a zeroed area, which is what
+ * damage to an area the kernel left empty looks like. */
+static bool continues_the_file(const struct fsck_walk *w, uint32_t first)
+{
+	struct f2fs_summary sum;
+
+	return fsck_addr_in_main(w->ctx, first) && fsck_ssa_lookup(w->ctx, first, &sum) &&
+	       le32_to_cpu(sum.nid) == w->file.ino;
+}
+
 static uint32_t xattr_area_addrs(const struct fsck_walk *w, const struct f2fs_inode *ri, uint32_t ixa)
 {
 	const struct fsck_file *f = &w->file;
@@ -671,7 +683,7 @@ static uint32_t xattr_area_addrs(const struct fsck_walk *w, const struct f2fs_in
 			return 0;
 		n += v != 0;
 	}
-	return n;
+	return n && continues_the_file(w, get_le32(area)) ? n : 0;
 }
 
 void fsck_check_xattrs(struct fsck_walk *w, const struct f2fs_node *inode,
