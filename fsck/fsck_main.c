@@ -440,7 +440,8 @@ static bool sb_copy_failed(const struct f2fs_fs *fs, int i, const char *why)
 }
 
 /* No usable superblock for a reason that is not damage: the device cannot
- * be read, holds no F2FS volume, or is shorter than the volume on it.
+ * be read, holds no F2FS volume, or ends before the main area of the volume
+ * on it (one that ends inside the main area is checked on: F2FS-1043/1044).
  * Records the operational error and returns true. */
 static bool device_unusable(struct fsck_ctx *ctx)
 {
