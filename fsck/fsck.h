@@ -78,6 +78,7 @@ struct fsck_opts {
 	uint64_t write_limit;	/* --write-limit N (test hook): drop writes after N */
 	const char *undo_file;	/* --undo FILE: save what the repair overwrites */
 	uint64_t lost_writes;	/* --lose-writes MASK (test hook, lib/devcut.c) */
+	const char *read_faults;	/* --read-fault BLK[:short],... (test hook) */
 	const char *zone_model;	/* --zone-model FILE: the first device's
 				 * emulated zones (lib/zone.c) */
 	int nat_read;		/* --nat-read=single|batch (bench): read the NAT blocks

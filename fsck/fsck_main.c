@@ -74,7 +74,7 @@ static void list_problems(void)
 }
 
 enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP, OPT_PROBLEMS, OPT_WRITE_LIMIT,
-       OPT_NAT_READ, OPT_NOLINEAR_LOOKUP, OPT_ZONE_MODEL, OPT_UNDO, OPT_LOSE_WRITES };
+       OPT_NAT_READ, OPT_NOLINEAR_LOOKUP, OPT_ZONE_MODEL, OPT_UNDO, OPT_LOSE_WRITES, OPT_READ_FAULT };
 
 static const struct option long_opts[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -89,6 +89,7 @@ static const struct option long_opts[] = {
 	{ "write-limit", required_argument, NULL, OPT_WRITE_LIMIT },
 	{ "undo", required_argument, NULL, OPT_UNDO },
 	{ "lose-writes", required_argument, NULL, OPT_LOSE_WRITES },
+	{ "read-fault", required_argument, NULL, OPT_READ_FAULT },
 	{ "nat-read", required_argument, NULL, OPT_NAT_READ },
 	{ "zone-model", required_argument, NULL, OPT_ZONE_MODEL },
 	{ NULL, 0, NULL, 0 },
@@ -223,6 +224,7 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 			break;
 		case OPT_DRY_RUN: o->dry_run = true; break;
 		case OPT_UNDO: o->undo_file = optarg; break;
+		case OPT_READ_FAULT: o->read_faults = optarg; break;
 		case OPT_LOSE_WRITES:
 			if (!parse_mask(optarg, &o->lost_writes)) {
 				fprintf(stderr, "fsck.f2fs: --lose-writes needs a number (a bit mask)\n");
@@ -512,6 +514,36 @@ static int close_with(struct fsck_ctx *ctx, int code)
 	return code;
 }
 
+/* --read-fault (test hook): reads reaching these blocks fail (EIO) or
+ * come back short.  Non-zero on a malformed list. */
+static int add_read_faults(struct f2fs_dev *dev, const char *list)
+{
+	const char *p = list;
+
+	while (*p) {
+		char *end;
+		unsigned long long blk;
+		bool short_read = false;
+
+		errno = 0;
+		blk = strtoull(p, &end, 0);
+		if (errno || end == p || *p == '-')
+			return -1;
+		if (!strncmp(end, ":short", 6)) {
+			short_read = true;
+			end += 6;
+		}
+		if (f2fs_dev_add_read_fault(dev, blk, short_read))
+			return -1;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		p = end;
+	}
+	return 0;
+}
+
 /* Open the volume and run every pass.  Returns -1 on success (ctx ready)
  * or an exit code. */
 static int open_and_check(struct fsck_ctx *ctx, bool write)
@@ -535,6 +567,12 @@ static int open_and_check(struct fsck_ctx *ctx, bool write)
 	}
 	if (ctx->opt.write_limit)
 		f2fs_dev_set_write_limit(dev, ctx->opt.write_limit);
+	if (ctx->opt.read_faults && add_read_faults(dev, ctx->opt.read_faults)) {
+		fprintf(stderr, "fsck.f2fs: --read-fault takes BLOCK[:short][,BLOCK[:short]...] "
+			"(up to %d)\n", F2FS_DEV_MAX_FAULTS);
+		f2fs_dev_close(dev);
+		return FSCK_EXIT_USAGE;
+	}
 	if (ctx->opt.write_limit && ctx->opt.lost_writes)
 		(void)f2fs_dev_set_lost_writes(dev, ctx->opt.lost_writes);	/* test hook */
 	err = f2fs_fs_open_dev_flags(dev, F2FS_OPEN_SALVAGE, &ctx->fs);

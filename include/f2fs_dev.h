@@ -21,6 +21,7 @@ struct f2fs_ra_queue;
 struct f2fs_zoned;
 struct f2fs_undo;
 struct f2fs_lost_writes;
+struct f2fs_read_faults;
 
 struct f2fs_dev_opts {
 	bool read_only;		/* open O_RDONLY; every write fails with -EROFS */
@@ -72,6 +73,7 @@ struct f2fs_dev {
 	uint64_t view_blocks;
 	struct f2fs_undo *undo;	/* undo file being written (f2fs_undo.h), or NULL */
 	struct f2fs_lost_writes *lost;	/* lost-writes test hook (lib/devcut.c) */
+	struct f2fs_read_faults *faults;	/* read-fault test hook (lib/devcut.c) */
 	struct f2fs_dev_stats stats;
 };
 
@@ -196,6 +198,13 @@ void f2fs_dev_set_write_limit(struct f2fs_dev *dev, uint64_t n);
  * repeat every 64).  mask 0: only the suffix is lost, as without the
  * hook.  -EOPNOTSUPP on a zoned device or a multi-device volume. */
 int f2fs_dev_set_lost_writes(struct f2fs_dev *dev, uint64_t mask);
+/* Test hook: a read that reaches block blkaddr fails there, with -EIO
+ * (short false) or as a short read (the device returns the bytes before
+ * the block, then nothing: what a read past the end of a device sees).
+ * The device is no longer mapped (f2fs_dev_map fails; readers copy).
+ * Device 0's own blocks only; up to F2FS_DEV_MAX_FAULTS. */
+#define F2FS_DEV_MAX_FAULTS	16
+int f2fs_dev_add_read_fault(struct f2fs_dev *dev, uint64_t blkaddr, bool short_read);
 
 /* Whether path (a block device or an image file backing a loop device) is
  * mounted, from /proc/self/mountinfo.  *where receives a malloc'd mount

@@ -12,7 +12,12 @@
  * epoch.  At the cut the epoch is rolled back (previous contents in
  * reverse order) and the kept writes are done again in order, so each
  * block ends with the last kept write to it, or its content from before
- * the epoch.  Single, non-zoned devices only.  Nothing here prints.
+ * the epoch.  Single, non-zoned devices only.
+ *
+ * The read-fault hook makes reads that reach chosen blocks fail with EIO
+ * or come back short, so the read error paths of the tools can be tested
+ * (device.c asks f2fs_fault_room() before each read system call and
+ * refuses to map the device).  Nothing here prints.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,6 +25,7 @@
 
 #include "device_own.h"
 #include "f2fs_dev.h"
+#include "f2fs_fs.h"
 
 struct epoch_write {
 	uint64_t off, len;
@@ -158,4 +164,57 @@ void f2fs_cut_apply(struct f2fs_dev *dev)
 			(void)put_back(dev, l->w[i].off, l->w[i].len, l->w[i].after);
 	dev->stats.dropped_writes += nlost;
 	f2fs_cut_forget(dev);
+}
+
+/* ---- read faults ---------------------------------------------------- */
+
+struct read_fault {
+	uint64_t blkaddr;
+	bool short_read;
+};
+
+struct f2fs_read_faults {
+	struct read_fault f[F2FS_DEV_MAX_FAULTS];
+	unsigned int n;
+};
+
+int f2fs_dev_add_read_fault(struct f2fs_dev *dev, uint64_t blkaddr, bool short_read)
+{
+	struct f2fs_read_faults *rf = dev->faults;
+
+	if (dev->map)
+		return -EBUSY;
+	if (!rf) {
+		rf = calloc(1, sizeof(*rf));
+		if (!rf)
+			return -ENOMEM;
+		dev->faults = rf;
+	}
+	if (rf->n >= F2FS_DEV_MAX_FAULTS || blkaddr > (UINT64_MAX >> F2FS_BLKSIZE_BITS))
+		return -EINVAL;
+	rf->f[rf->n].blkaddr = blkaddr;
+	rf->f[rf->n].short_read = short_read;
+	rf->n++;
+	return 0;
+}
+
+uint64_t f2fs_fault_room(const struct f2fs_dev *dev, uint64_t off, uint64_t len, int *err)
+{
+	const struct f2fs_read_faults *rf = dev->faults;
+	uint64_t room = len;
+
+	*err = 0;
+	for (unsigned int i = 0; rf && i < rf->n; i++) {
+		uint64_t start = rf->f[i].blkaddr << F2FS_BLKSIZE_BITS;
+		uint64_t at;
+
+		if (start + F2FS_BLKSIZE <= off || start >= off + len)
+			continue;
+		at = start > off ? start - off : 0;
+		if (at < room || (at == room && !rf->f[i].short_read)) {
+			room = at;
+			*err = rf->f[i].short_read ? 0 : -EIO;
+		}
+	}
+	return room;
 }

@@ -174,6 +174,7 @@ void f2fs_dev_close(struct f2fs_dev *dev)
 	if (write_limit_reached(dev))
 		f2fs_cut_apply(dev);	/* the power was cut after the last write */
 	f2fs_cut_free(dev);
+	free(dev->faults);
 	f2fs_devset_close(dev);
 	free_hints(dev);
 	(void)f2fs_zone_model_save(dev->zoned);	/* f2fs_dev_flush reports errors */
@@ -754,10 +755,29 @@ static int zero_past_end(const struct f2fs_dev *dev, struct iovec *iov, int cnt,
 }
 
 /* preadv until every iovec is filled, advancing over short reads. */
+/* One read system call, or what the read-fault hook makes of it: an
+ * error, or fewer bytes (0: as at the end of the device). */
+static ssize_t preadv_once(struct f2fs_dev *dev, struct iovec *iov, int cnt, uint64_t off)
+{
+	uint64_t room;
+	int err = 0;
+
+	if (!dev->faults)
+		return preadv(dev->fd, iov, cnt, (off_t)off);
+	room = f2fs_fault_room(dev, off, iov->iov_len, &err);
+	if (room == 0 && err) {
+		errno = -err;
+		return -1;
+	}
+	if (room < iov->iov_len)
+		return room ? pread(dev->fd, iov->iov_base, (size_t)room, (off_t)off) : 0;
+	return preadv(dev->fd, iov, 1, (off_t)off);
+}
+
 static int preadv_full(struct f2fs_dev *dev, struct iovec *iov, int cnt, uint64_t off)
 {
 	while (cnt > 0) {
-		ssize_t n = preadv(dev->fd, iov, cnt, (off_t)off);
+		ssize_t n = preadv_once(dev, iov, cnt, (off_t)off);
 
 		dev->stats.read_calls++;
 		if (n < 0) {
@@ -918,6 +938,8 @@ int f2fs_dev_map(struct f2fs_dev *dev)
 		(void)f2fs_dev_map(dev->members[i].dev);	/* unmapped: copies */
 	if (dev->map)
 		return 0;
+	if (dev->faults)
+		return -EOPNOTSUPP;	/* the read-fault hook sees every read */
 	if (dev->size_bytes == 0 || dev->size_bytes > SIZE_MAX || dev->file_bytes != dev->size_bytes)
 		return -EINVAL;
 	p = mmap(NULL, (size_t)dev->size_bytes, PROT_READ, MAP_SHARED, dev->fd, 0);

@@ -37,6 +37,11 @@ void f2fs_cut_forget(struct f2fs_dev *dev);
 void f2fs_cut_apply(struct f2fs_dev *dev);
 void f2fs_cut_free(struct f2fs_dev *dev);
 
+/* The read-fault hook (lib/devcut.c): how many of the len bytes at off
+ * can be read before a faulty block; *err is -EIO when that block fails
+ * with an error, 0 when it reads short.  len when no fault is in the way. */
+uint64_t f2fs_fault_room(const struct f2fs_dev *dev, uint64_t off, uint64_t len, int *err);
+
 int f2fs_dev_read_batch_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n);
 int f2fs_dev_read_batch_view_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n);
 

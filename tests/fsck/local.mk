@@ -6,7 +6,7 @@
 # cases (each with f2fs-tools' verdict recorded), their repair (ours,
 # f2fs-tools' and a second repair agree it is done), the repair cut after
 # every write, undo files (undo.f2fs after a repair cut anywhere, mkfs
-# over ext4), multi-device volumes, zoned volumes (emulated zone models),
+# over ext4), read errors (the read-fault hook), multi-device volumes, zoned volumes (emulated zone models),
 # the kernel mounting repaired images (a
 # power-cut one with its roll-forward chain kept), and man page agreement.
 check_PROGRAMS += tests/fsck/test_problem_table
@@ -23,6 +23,7 @@ FSCK_TESTS = \
 	tests/fsck/repair.sh \
 	tests/fsck/writecut.sh \
 	tests/fsck/undo.sh \
+	tests/fsck/readfault.sh \
 	tests/fsck/multidev.sh \
 	tests/fsck/zoned.sh \
 	tests/fsck/kernel-repair.sh \
