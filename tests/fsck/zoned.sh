@@ -45,8 +45,11 @@ bytes() {
 	esac
 }
 
-# state IMG...: a checksum of the images (their data extents only: they
-# are large and sparse) and of their side files.
+# state IMG...: a checksum of the images' content (the 4 KiB blocks that
+# are not all zeroes, found through their data extents only: the images
+# are large and sparse; where the file system reports extents of zeroes
+# as data or as holes changes with its writeback, and must not count) and
+# of their side files.
 state() {
 	python3 - "$@" <<'PY'
 import hashlib, os, sys
@@ -61,9 +64,13 @@ for path in sys.argv[1:]:
         except OSError:
             break
         stop = os.lseek(fd, off, os.SEEK_HOLE)
+        off -= off % 4096
         while off < stop:
             b = os.pread(fd, min(1 << 20, stop - off), off)
-            h.update(off.to_bytes(8, 'little') + b)
+            for k in range(0, len(b), 4096):
+                blk = b[k:k + 4096]
+                if blk.rstrip(b'\0'):
+                    h.update((off + k).to_bytes(8, 'little') + blk)
             off += len(b)
     os.close(fd)
     if os.path.exists(path + '.zones'):
