@@ -870,8 +870,7 @@ static int timed_nat_read(struct fsck_ctx *ctx)
 	}
 	/* the check read the whole NAT: make these blocks cold again */
 	for (uint32_t i = 0; i < n; i++)
-		posix_fadvise(ctx->fs->dev->fd, (off_t)(vec[i].blkaddr * F2FS_BLKSIZE), F2FS_BLKSIZE,
-			      POSIX_FADV_DONTNEED);
+		(void)f2fs_dev_forget_cached(ctx->fs->dev, vec[i].blkaddr, 1);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (ctx->opt.nat_read == 1) {
 		for (uint32_t i = 0; i < n && !err; i++)

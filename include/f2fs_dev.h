@@ -125,6 +125,10 @@ void f2fs_dev_release_views(struct f2fs_dev *dev);
 void f2fs_dev_view_blocks(const struct f2fs_io_vec *vec, size_t n, const uint8_t **blk);
 /* Hint that a range will be read soon (posix_fadvise WILLNEED). */
 int f2fs_dev_readahead(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks);
+/* Hint that a range is done with: the page cache may drop its clean
+ * pages (posix_fadvise DONTNEED; benchmarks use it to read cold).  Device
+ * 0's own blocks; a range past the end is clipped. */
+int f2fs_dev_forget_cached(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks);
 /* Queue the hints given from now on instead of issuing them. */
 int f2fs_dev_defer_readahead(struct f2fs_dev *dev);
 /* Stop queueing; from now on the queued hints are issued, in order, as

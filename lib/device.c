@@ -656,6 +656,21 @@ int f2fs_dev_readahead(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
 	return advise_willneed(dev, off, len);
 }
 
+int f2fs_dev_forget_cached(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
+{
+	uint64_t off, len;
+	int ret;
+
+	if (block_range(blkaddr, nblocks, &off, &len) < 0)
+		return -EINVAL;
+	if (off >= dev->size_bytes || len == 0 || off > (uint64_t)INT64_MAX)
+		return 0;
+	if (len > dev->size_bytes - off)
+		len = dev->size_bytes - off;
+	ret = posix_fadvise(dev->fd, (off_t)off, (off_t)len, POSIX_FADV_DONTNEED);
+	return -ret;
+}
+
 static int compare_runs(const void *a, const void *b)
 {
 	const struct f2fs_io_vec *x = a, *y = b;
