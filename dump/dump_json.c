@@ -1,6 +1,7 @@
 /*
  * dump_json.c - the output layer of dump.f2fs: a small JSON writer (one
- * document per run, pretty-printed, every string escaped) and tables whose
+ * document per run, pretty-printed, every string escaped by lib/json.c,
+ * the writer fsck.f2fs uses too) and tables whose
  * single column list renders both as aligned text and as JSON arrays of
  * objects.
  */
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "f2fs_json.h"
 
 static void indent(struct dump_out *o)
 {
@@ -19,27 +21,8 @@ static void indent(struct dump_out *o)
 
 static void put_escaped(FILE *f, const char *s, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t i;
-
-	fputc('"', f);
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\') {
-			fputc('\\', f);
-			fputc(c, f);
-		} else if (c == '\n') {
-			fputs("\\n", f);
-		} else if (c == '\t') {
-			fputs("\\t", f);
-		} else if (c < 0x20 || c >= 0x7f) {
-			fprintf(f, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
-		} else {
-			fputc(c, f);
-		}
-	}
-	fputc('"', f);
+	/* as every other write of the output: errors are not checked per item */
+	(void)f2fs_json_string(f, s, len, F2FS_JSON_ASCII | F2FS_JSON_SHORT);
 }
 
 /* Comma, newline, indentation and "key": before a new item. */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fsck.h"
+#include "f2fs_json.h"
 
 void fsck_report_init(struct fsck_ctx *ctx)
 {
@@ -149,20 +150,10 @@ static void build_message(struct strbuf *b, const char *tmpl, const struct fsck_
 
 /* ---- output ---- */
 
+/* The document goes to a memory stream, whose close reports a failure. */
 static void json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	(void)f2fs_json_string(f, s, strlen(s), 0);
 }
 
 static const struct {

@@ -4,3 +4,6 @@ noinst_HEADERS += include/f2fs_super.h include/f2fs_ckpt.h include/f2fs_features
 # The quota file format (mkfs writes it, fsck checks and rebuilds it).
 lib_libf2fs_a_SOURCES += lib/quota.c
 noinst_HEADERS += include/f2fs_quota.h
+# The JSON string writer of fsck and dump (into the caller's stream).
+lib_libf2fs_a_SOURCES += lib/json.c
+noinst_HEADERS += include/f2fs_json.h

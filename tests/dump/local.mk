@@ -8,6 +8,7 @@ DUMP_TESTS = \
 	tests/dump/zones.sh \
 	tests/dump/hostile.sh \
 	tests/dump/speed.sh \
+	tests/dump/json-names.sh \
 	tests/dump/kernel-extract.sh
 TESTS += $(DUMP_TESTS)
 EXTRA_DIST += $(DUMP_TESTS) tests/dump/common.sh tests/dump/dumpcheck.py

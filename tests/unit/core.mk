@@ -14,3 +14,6 @@ tests_unit_test_compress_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += tests/unit/test_quota
 TESTS += tests/unit/test_quota
 tests_unit_test_quota_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/test_json
+TESTS += tests/unit/test_json
+tests_unit_test_json_LDADD = $(UNIT_LDADD)
