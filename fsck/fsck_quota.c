@@ -661,10 +661,11 @@ static void drop_block(struct fsck_ctx *ctx, struct qfile *f, const struct qblk 
  * records; the file is rebuilt whole into blocks, from empty slots. */
 static void drop_inline_content(struct fsck_ctx *ctx, struct f2fs_node *inode)
 {
-	uint32_t from = fsck_extra_words(&inode->i), to;
+	uint32_t from = fsck_extra_words(&inode->i), ixa, to;
 
 	inode->i.i_inline &= (uint8_t)~(F2FS_INLINE_DATA | F2FS_INLINE_DENTRY | F2FS_DATA_EXIST);
-	to = DEF_ADDRS_PER_INODE - fsck_inline_xattr_addrs(ctx, &inode->i);
+	ixa = fsck_inline_xattr_addrs(ctx, &inode->i);
+	to = ixa < DEF_ADDRS_PER_INODE ? DEF_ADDRS_PER_INODE - ixa : 0;
 	for (uint32_t i = from; i < to; i++)
 		inode->i.i_addr[i] = 0;
 }
