@@ -2,7 +2,7 @@
 # tests/fsck/cases.sh: the table-driven corruption cases (tests/fsck/cases.txt).
 #
 # Every case starts from a copy of a clean base image (made here with our
-# mkfs.f2fs, populated with f2fs-tools' sload.f2fs where it needs files),
+# mkfs.f2fs, populated with our sload.f2fs where it needs files),
 # corrupts it with inject.f2fs, and checks that our fsck.f2fs exits with
 # the expected code and reports every expected problem code, never
 # crashing, hanging or tripping a sanitizer, and without changing the
@@ -10,7 +10,7 @@
 # one recorded in the table; where it says clean, the table must say why
 # ours is right.  CASES=id,id runs only those cases.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
-require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
+require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 
 . "$top_srcdir/tests/fsck/cases-lib.sh"
 ncases=0

@@ -2,12 +2,13 @@
 # tests/fsck/clean.sh: clean controls, all reported clean (exit 0, no
 # problem line): fresh images from our mkfs and from f2fs-tools' mkfs with
 # several option sets (-s 128 on sparse images of 5 and 8 GiB included),
-# images filled by f2fs-tools' sload.f2fs, and the kernel-written images of
+# images filled by f2fs-tools' sload.f2fs (the interop oracle) and by ours
+# (also at -s 7), and the kernel-written images of
 # the kernel interop harness when it has left them (tests/kernel/images/
 # index: "name nature description" per line, image NAME.img beside it;
 # KERNEL_IMAGES=dir takes them from another build tree).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
-require "$MKFS_ORACLE" "$SLOAD_ORACLE"
+require "$MKFS_ORACLE" "$SLOAD_ORACLE" "$SLOAD"
 
 check_clean() {
 	local what=$1 img=$2
@@ -64,6 +65,21 @@ for opts in "" "-O extra_attr,inode_checksum,sb_checksum" "-O extra_attr,quota,l
 	"$SLOAD_ORACLE" -f "$SRC" "$img" >/dev/null 2>&1
 	check_clean "sload on our mkfs $opts" "$img"
 done
+# our sload, which keeps one class per section whatever -s is
+for opts in "" "-s 7 -O extra_attr,inode_checksum,flexible_inline_xattr,quota" "-O casefold -C utf8"; do
+	for mk in "$MKFS_ORACLE" "$MKFS"; do
+		img=$WORK/s.img
+		rm -f "$img"
+		truncate -s 1G "$img"
+		"$mk" -f -q $opts "$img" >/dev/null 2>&1 || { fail "$mk $opts"; continue; }
+		if "$SLOAD" -f "$SRC" "$img" >"$WORK/sload.log" 2>&1; then
+			check_clean "our sload on $(basename "$(dirname "$mk")")/mkfs.f2fs $opts" "$img"
+		else
+			fail "our sload on $mk $opts: $(tail -2 "$WORK/sload.log")"
+		fi
+	done
+done
+rm -f "$WORK/s.img"
 
 KIMAGES=${KERNEL_IMAGES:-$top_builddir/tests/kernel/images}
 INDEX=$KIMAGES/index

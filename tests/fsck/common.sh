@@ -5,12 +5,13 @@
 # running our fsck under a time limit while watching for sanitizer
 # reports, and reading inode numbers and block addresses out of an image.
 #
-# Environment: FSCK_F2FS, MKFS_F2FS, INJECT_F2FS, DUMP_F2FS, FSCK_ORACLE,
-# MKFS_ORACLE, SLOAD_ORACLE override the tools; KEEP_WORK=1 keeps the
+# Environment: FSCK_F2FS, MKFS_F2FS, INJECT_F2FS, DUMP_F2FS, SLOAD_F2FS,
+# FSCK_ORACLE, MKFS_ORACLE, SLOAD_ORACLE override the tools; KEEP_WORK=1 keeps the
 # scratch directory; VERBOSE=1 prints every check.
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 FSCK_TIMEOUT=${FSCK_TIMEOUT:-120}
+SLOAD=${SLOAD_F2FS:-$top_builddir/sload/sload.f2fs}
 PASS_QUIET=1
 
 require() {

@@ -19,7 +19,7 @@
 #    The images whose repair moved blocks out of mixed sections are also
 #    garbage-collected by the kernel.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
-require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
+require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 KT_SRC=$top_srcdir/tests/kernel
 . "$KT_SRC/kcommon.sh"
 KSRC=$KT_SRC

@@ -3,8 +3,8 @@
 # dump open devices 1.. from the superblock's device list and address the
 # whole volume through them.
 #
-# A three-device volume (our mkfs) filled by f2fs-tools' sload.f2fs until
-# node and data blocks lie on device 1: our fsck reports it clean, as
+# A three-device volume (our mkfs) filled by f2fs-tools' sload.f2fs (ours
+# refuses multi-device volumes) until node and data blocks lie on device 1: our fsck reports it clean, as
 # f2fs-tools does; dump extracts the tree byte for byte; an inode block
 # zeroed on device 1 is found (exit 4; f2fs-tools finds it too), repaired
 # (-y, exit 1), and both checkers find the result clean.  A missing device

@@ -19,7 +19,7 @@
 # undo.f2fs must give back the damaged image byte for byte (its checksum
 # before the repair).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
-require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
+require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 . "$top_srcdir/tests/fsck/cases-lib.sh"
 
 # No usable volume, or a problem whose fix is FIX_UNFIXABLE in the table.

@@ -29,7 +29,7 @@
 # (about a minute and a half more on two busy cores).
 # WRITECUT_CASES overrides the case list.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
-require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD_ORACLE" "$MKFS_ORACLE"
+require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 . "$top_srcdir/tests/fsck/cases-lib.sh"
 
 CASES=${WRITECUT_CASES:-trunc-file,nat-leak,nat-owner,nat-shared,ino-links,ino-blocks,dent-hash,dent-ftype,sec-count,sec-typemix,sit-extrabit,cp-vblocks,ssa-nid,sb-magic1,cp-natbitsfull,dent-ino,lpf-dir,sec-sload-mix,sec-datamove,ino-xattr-addrs,sb-both-bad,cp-crc-both,cp-newest-largenat,cp-sitbitmap,cp-startsum-off,sb-cp-disagree,nat-lostbig,nat-lostdn,ino-links-gone2}
