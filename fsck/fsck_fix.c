@@ -45,6 +45,7 @@ void fsck_repair_free(struct fsck_ctx *ctx)
 		free(r->data[i].blk);
 	free(r->nodes);
 	free(r->data);
+	free(r->data_slot);
 	free(r->ssa);
 	free(r->node_slot);
 	free(r->owner);
@@ -160,16 +161,58 @@ struct f2fs_node *fsck_fix_node_new(struct fsck_ctx *ctx, uint32_t nid)
 	return fn->blk;
 }
 
+/* Where the search for a data copy of addr starts in r->data_slot. */
+static uint32_t data_slot_start(const struct fsck_repair *r, uint32_t addr)
+{
+	return (uint32_t)((addr * 2654435761u) & (r->data_slots - 1));
+}
+
 uint8_t *fsck_fix_data_peek(const struct fsck_ctx *ctx, uint32_t addr)
 {
 	const struct fsck_repair *r = ctx->rep;
 
-	if (!r)
+	if (!r || !addr || !r->data_slots)
 		return NULL;
-	for (uint32_t i = 0; i < r->n_data; i++)
-		if (r->data[i].old_addr == addr && addr)
-			return r->data[i].blk;
-	return NULL;
+	for (uint32_t h = data_slot_start(r, addr);; h = (h + 1) & (r->data_slots - 1)) {
+		uint32_t slot = r->data_slot[h];
+
+		if (!slot)
+			return NULL;
+		if (r->data[slot - 1].old_addr == addr)
+			return r->data[slot - 1].blk;
+	}
+}
+
+static void data_slot_put(struct fsck_repair *r, uint32_t idx)
+{
+	uint32_t h = data_slot_start(r, r->data[idx].old_addr);
+
+	while (r->data_slot[h])
+		h = (h + 1) & (r->data_slots - 1);
+	r->data_slot[h] = idx + 1;
+}
+
+/* Index data[idx] (a copy of a block at an address) by its address; the
+ * table stays at most half full. */
+static int data_slot_add(struct fsck_repair *r, uint32_t idx)
+{
+	if (2 * ((uint64_t)idx + 1) > r->data_slots) {
+		uint32_t n = r->data_slots ? 2 * r->data_slots : 64;
+		uint32_t *t = calloc(n, sizeof(*t));
+
+		if (!t || n <= r->data_slots) {
+			free(t);
+			return -ENOMEM;
+		}
+		free(r->data_slot);
+		r->data_slot = t;
+		r->data_slots = n;
+		for (uint32_t i = 0; i < idx; i++)
+			if (r->data[i].old_addr)
+				data_slot_put(r, i);
+	}
+	data_slot_put(r, idx);
+	return 0;
 }
 
 uint8_t *fsck_fix_data_new(struct fsck_ctx *ctx, uint32_t owner, uint16_t ofs)
@@ -219,6 +262,8 @@ uint8_t *fsck_fix_data(struct fsck_ctx *ctx, uint32_t addr, uint32_t owner, uint
 	fd->owner = owner;
 	fd->ofs = ofs;
 	fd->blk = b;
+	if (data_slot_add(r, r->n_data - 1))
+		r->err = -ENOMEM;
 	return b;
 }
 

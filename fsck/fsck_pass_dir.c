@@ -132,6 +132,12 @@ static char *child_path(const char *parent, uint32_t parent_ino, const char *nam
 	return p;
 }
 
+/* The directory's full path, built when a message first needs it. */
+static const char *dir_path(const struct dir_state *s)
+{
+	return fsck_pname_path(s->d.pn);
+}
+
 /* Hash the kernel would store, or false when it cannot be computed here. */
 /* The hash of name in directory d; false when it cannot be computed. */
 static bool name_hash(const struct fsck_dir_walk *d, const uint8_t *name, uint32_t len,
@@ -218,32 +224,32 @@ static void check_dots(struct fsck_walk *w, struct dir_state *s, const struct f2
 	uint32_t ino = le32_to_cpu(de->ino);
 
 	if (le32_to_cpu(de->hash_code)) {
-		fsck_report(ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+		fsck_report(ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 			    .str = pname, .found = le32_to_cpu(de->hash_code), .expected = 0));
 		fix_entry(w, s, slot, FSCK_DENT_HASH, 0);
 	}
 	if (de->file_type != F2FS_FT_DIR && ((first_block && dot && slot == 0) ||
 					     (first_block && !dot && slot == 1))) {
-		fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+		fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 			    .str = pname, .found = de->file_type, .expected = F2FS_FT_DIR));
 		fix_entry(w, s, slot, FSCK_DENT_FTYPE, F2FS_FT_DIR);
 	}
 	if (first_block && dot && slot == 0) {
 		s->seen_dot = true;
 		if (ino != s->d.ino) {
-			fsck_report(ctx, PR_DENT_DOT, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+			fsck_report(ctx, PR_DENT_DOT, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 				    .str = "names another inode"));
 			fix_entry(w, s, slot, FSCK_DENT_INO, s->d.ino);
 		}
 	} else if (first_block && !dot && slot == 1) {
 		s->seen_dotdot = true;
 		if (s->d.parent && ino != s->d.parent) {
-			fsck_report(ctx, PR_DENT_DOTDOT, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+			fsck_report(ctx, PR_DENT_DOTDOT, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 				    .found = ino, .expected = s->d.parent));
 			fix_entry(w, s, slot, FSCK_DENT_INO, s->d.parent);
 		}
 	} else {
-		fsck_report(ctx, PR_DENT_DUP_DOTS, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+		fsck_report(ctx, PR_DENT_DUP_DOTS, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 			    .str = pname, .idx = slot));
 		fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 	}
@@ -258,32 +264,33 @@ static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 	uint32_t ino = le32_to_cpu(de->ino);
 	struct fsck_nid_info *ni;
 	struct f2fs_nat_entry e;
+	struct fsck_pname *pn;
 	char *path;
 
 	if (ino >= F2FS_RESERVED_NODE_NUM && ino < ctx->fs->max_nid)
 		fsck_nat_restore(ctx, ino, ino, 0);	/* an empty entry of an intact inode */
 	if (ino < F2FS_RESERVED_NODE_NUM || ino >= ctx->fs->max_nid ||
 	    !fsck_nat_lookup(ctx, ino, &e) || !le32_to_cpu(e.block_addr)) {
-		fsck_report(ctx, PR_DENT_INO, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+		fsck_report(ctx, PR_DENT_INO, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 			    .str = pname, .found = ino));
 		fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 		return false;
 	}
 	if (le32_to_cpu(e.ino) != ino && !fsck_nat_fix_inode_owner(ctx, ino)) {
-		fsck_report(ctx, PR_DENT_NOT_INODE, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+		fsck_report(ctx, PR_DENT_NOT_INODE, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 			    .str = pname, .found = ino));
 		fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 		return false;
 	}
 	ni = &ctx->ni[ino];
-	if ((ni->flags & FSCK_NI_QUEUED) && !fsck_walk_name(w, ino, s->d.path, pname, slot_loc(s, slot)))
+	if ((ni->flags & FSCK_NI_QUEUED) && !fsck_walk_name(w, ino, dir_path(s), pname, slot_loc(s, slot)))
 		return false;	/* its inode was refused: the entry went with it */
 	ni->links_found++;
 	ctx->st.dentries++;
 	if (ni->flags & FSCK_NI_QUEUED) {
 		if (de->file_type == F2FS_FT_DIR || ni->ftype == F2FS_FT_DIR ||
 		    (ni->flags & FSCK_NI_DIR)) {
-			path = child_path(s->d.path, s->d.ino, pname);
+			path = child_path(dir_path(s), s->d.ino, pname);
 			fsck_report(ctx, PR_DIR_HARDLINK, FSCK_OBJ(.ino = ino, .path = path));
 			free(path);
 			if (ctx->rep) {
@@ -293,7 +300,7 @@ static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 				return false;
 			}
 		} else if ((ni->flags & FSCK_NI_INODE) && ni->ftype != de->file_type) {
-			path = child_path(s->d.path, s->d.ino, pname);
+			path = child_path(dir_path(s), s->d.ino, pname);
 			fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = ino, .path = path,
 				    .str = path, .found = de->file_type, .expected = ni->ftype));
 			free(path);
@@ -301,15 +308,15 @@ static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 		}
 		return true;
 	}
-	path = child_path(s->d.path, s->d.ino, pname);
-	if (!path) {
+	pn = fsck_pname_child(s->d.pn, s->d.ino, pname);
+	if (!pn) {
 		w->err = -ENOMEM;
 		return false;
 	}
 	if (ctx->rep && s->d.ino == F2FS_ROOT_INO && len == 10 && !memcmp(name, "lost+found", 10) &&
 	    de->file_type == F2FS_FT_DIR)
 		ctx->rep->lost_found = ino;
-	if (!fsck_walk_push(w, ino, s->d.ino, de->file_type, ITEM_NS, path))
+	if (!fsck_walk_push(w, ino, s->d.ino, de->file_type, ITEM_NS, pn))
 		w->stack[w->n - 1].loc = *slot_loc(s, slot);
 	return true;
 }
@@ -377,7 +384,7 @@ static bool restore_name(struct fsck_walk *w, struct dir_state *s, const struct 
 		return false;
 	if (!name_from_inode(w, s, de, len, kept))
 		return false;
-	fsck_report(w->ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path, .str = pname,
+	fsck_report(w->ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s), .str = pname,
 		    .found = le32_to_cpu(de->hash_code), .expected = hash));
 	fsck_fix_dent_name(w->ctx, slot_loc(s, slot), s->blk, kept, len);
 	return true;
@@ -497,7 +504,7 @@ static void drop_repeated_names(struct fsck_walk *w, struct dir_state *s)
 			    memcmp(a, b, la))
 				continue;
 			printable(pname, sizeof(pname), a, la);
-			fsck_report(w->ctx, PR_DENT_DUP_NAME, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+			fsck_report(w->ctx, PR_DENT_DUP_NAME, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 				    .str = pname, .found = again->ino, .idx = again->bidx));
 			if (!w->ctx->rep)
 				continue;
@@ -538,20 +545,20 @@ static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f
 		printable(pname, sizeof(pname), name, len);
 	}
 	if (!s->d.encrypted && (memchr(name, '/', len) || memchr(name, 0, len))) {
-		fsck_report(ctx, PR_DENT_NAME_CHARS, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+		fsck_report(ctx, PR_DENT_NAME_CHARS, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 			    .str = pname));
 		/* the entry goes; its inode is reconnected if nothing else names it */
 		fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 		dropped = ctx->rep != NULL;
 	}
 	if (de->file_type >= F2FS_FT_MAX) {
-		fsck_report(ctx, PR_DENT_BAD_TYPE, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+		fsck_report(ctx, PR_DENT_BAD_TYPE, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 			    .str = pname, .found = de->file_type));
 		fix_entry(w, s, slot, FSCK_DENT_FTYPE, fsck_entry_ftype(ctx, le32_to_cpu(de->ino)));
 	}
 	if (expected_hash(ctx, &s->d, name, len, &hash)) {
 		if (hash != le32_to_cpu(de->hash_code)) {
-			fsck_report(ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+			fsck_report(ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 				    .str = pname, .found = le32_to_cpu(de->hash_code), .expected = hash));
 			fix_entry(w, s, slot, FSCK_DENT_HASH, hash);
 		}
@@ -559,7 +566,7 @@ static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f
 		    hash % f2fs_dir_buckets(level, s->d.dir_level) != bucket) {
 			if (hash == le32_to_cpu(de->hash_code))
 				fsck_report(ctx, PR_DENT_POSITION, FSCK_OBJ(.ino = s->d.ino,
-					    .path = s->d.path, .str = pname, .idx = bidx));
+					    .path = dir_path(s), .str = pname, .idx = bidx));
 			s->misplaced = true;
 			if (!dropped)
 				note_misplaced(w, s, slot, hash);
@@ -583,7 +590,7 @@ static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8
 	if (bidx != UINT32_MAX) {
 		block_position(bidx, s->d.dir_level, &level, &bucket);
 		if (level >= s->d.depth)
-			fsck_report(ctx, PR_DENT_DEPTH, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+			fsck_report(ctx, PR_DENT_DEPTH, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 				    .idx = bidx, .found = s->d.depth));
 		if (level < MAX_DIR_HASH_DEPTH && level + 1 > s->max_level)
 			s->max_level = level + 1;
@@ -599,7 +606,7 @@ static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8
 			continue;
 		}
 		if (len == 0 || len > F2FS_NAME_LEN) {
-			fsck_report(ctx, PR_DENT_NAME_LEN, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+			fsck_report(ctx, PR_DENT_NAME_LEN, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 				    .idx = i, .found = len));
 			fix_entry(w, s, i, FSCK_DENT_DROP, 0);
 			i++;
@@ -607,7 +614,7 @@ static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8
 		}
 		slots = GET_DENTRY_SLOTS(len);
 		if (i + slots > nslots) {
-			fsck_report(ctx, PR_DENT_SLOTS, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+			fsck_report(ctx, PR_DENT_SLOTS, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 				    .idx = i, .found = len));
 			/* the name runs past the end: this slot and the rest go */
 			for (uint32_t k = i; k < nslots; k++)
@@ -713,13 +720,13 @@ static void finish_dir(struct fsck_walk *w, struct dir_state *s)
 	if ((!s->seen_dot || !s->seen_dotdot) && s->have0 && w->ctx->rep)
 		make_room_for_dots(w, s);
 	if (!s->seen_dot) {
-		fsck_report(w->ctx, PR_DENT_DOT, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+		fsck_report(w->ctx, PR_DENT_DOT, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 			    .str = "is missing"));
 		if (w->ctx->rep && s->have0)
 			fsck_fix_dots(w->ctx, &s->loc0, s->blk0, true, s->d.ino);
 	}
 	if (!s->seen_dotdot) {
-		fsck_report(w->ctx, PR_DENT_DOTDOT, FSCK_OBJ(.ino = s->d.ino, .path = s->d.path,
+		fsck_report(w->ctx, PR_DENT_DOTDOT, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 			    .expected = s->d.parent ? s->d.parent : FSCK_NONE));
 		if (w->ctx->rep && s->have0)
 			fsck_fix_dots(w->ctx, &s->loc0, s->blk0, false,
@@ -746,7 +753,7 @@ static void init_state(struct fsck_walk *w, struct dir_state *s, const struct fs
 	memset(s, 0, sizeof(*s));
 	s->d.ino = it->ino;
 	s->d.parent = it->kind == ITEM_NS ? it->parent : 0;
-	s->d.path = it->path;
+	s->d.pn = it->pn;
 	s->d.dir_level = ri->i_dir_level;
 	s->d.depth = le32_to_cpu(ri->i_current_depth);
 	s->d.i_size = le64_to_cpu(ri->i_size);
@@ -756,20 +763,35 @@ static void init_state(struct fsck_walk *w, struct dir_state *s, const struct fs
 	s->d.is_inline = is_inline;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+/* A dentry block of the directory in read order: its address, its index
+ * in the directory, and its position k in w->dent_*. */
+struct dent_ref {
+	uint32_t addr, bidx, k;
+};
 
-	return x < y ? -1 : x > y;
+static int cmp_dent_ref(const void *a, const void *b)
+{
+	const struct dent_ref *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->bidx != y->bidx)
+		return x->bidx < y->bidx ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
 }
 
-/* Index in w->dent_* of the block at addr with index bidx. */
-static uint32_t dent_index(const struct fsck_walk *w, uint32_t addr, uint32_t bidx)
+/* Sort the directory's blocks by address (then index) and give every
+ * repeat of an (address, index) pair the position of its first
+ * occurrence in w->dent_*, the one whose owner slot names it first. */
+static void sort_dent_refs(const struct fsck_walk *w, struct dent_ref *order, uint32_t n)
 {
-	for (uint32_t k = 0; k < w->dent_n; k++)
-		if (w->dent_addr[k] == addr && w->dent_bidx[k] == bidx)
-			return k;
-	return UINT32_MAX;
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = (struct dent_ref){ .addr = w->dent_addr[i], .bidx = w->dent_bidx[i],
+					      .k = i };
+	qsort(order, n, sizeof(*order), cmp_dent_ref);
+	for (uint32_t i = 1; i < n; i++)
+		if (order[i].addr == order[i - 1].addr && order[i].bidx == order[i - 1].bidx)
+			order[i].k = order[i - 1].k;
 }
 
 void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
@@ -778,26 +800,24 @@ void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
 	struct dir_state s;
 	uint32_t n = w->dent_n, addrs[FSCK_BATCH];
 	const uint8_t *blk[FSCK_BATCH];
-	uint64_t *order = malloc(((size_t)n + 1) * sizeof(*order));
+	struct dent_ref *order = malloc(((size_t)n + 1) * sizeof(*order));
 
 	if (!order) {
 		w->err = -ENOMEM;
 		return;
 	}
 	init_state(w, &s, it, ri, false);
-	for (uint32_t i = 0; i < n; i++)
-		order[i] = (uint64_t)w->dent_addr[i] << 32 | w->dent_bidx[i];
-	qsort(order, n, sizeof(*order), cmp_u64);
+	sort_dent_refs(w, order, n);
 	for (uint32_t first = 0; first < n && !w->err; first += FSCK_BATCH) {
 		uint32_t cnt = n - first < FSCK_BATCH ? n - first : FSCK_BATCH;
 
 		for (uint32_t i = 0; i < cnt; i++)
-			addrs[i] = (uint32_t)(order[first + i] >> 32);
+			addrs[i] = order[first + i].addr;
 		w->err = fsck_read_sorted(w, addrs, cnt, w->dbuf, blk);
 		for (uint32_t i = 0; i < cnt && !w->err; i++) {
 			const struct f2fs_dentry_block *db = (const void *)blk[i];
-			uint32_t bidx = (uint32_t)order[first + i];
-			uint32_t k = dent_index(w, addrs[i], bidx);
+			uint32_t bidx = order[first + i].bidx;
+			uint32_t k = order[first + i].k;
 			const uint8_t *fixed = fsck_fix_data_peek(w->ctx, addrs[i]);
 
 			if (fixed)
@@ -821,7 +841,7 @@ void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
 			note_block(w, &s);
 			if ((uint64_t)bidx * F2FS_BLKSIZE >= s.d.i_size)
 				fsck_report(w->ctx, PR_DENT_BLOCK_PAST_SIZE, FSCK_OBJ(.ino = s.d.ino,
-					    .path = s.d.path, .idx = bidx, .found = s.d.i_size));
+					    .path = dir_path(&s), .idx = bidx, .found = s.d.i_size));
 			check_dentries(w, &s, db->dentry_bitmap, db->dentry,
 				       &db->filename[0][0], NR_DENTRY_IN_BLOCK, bidx);
 		}

@@ -26,7 +26,7 @@
 /* ---- the inode stack ---- */
 
 int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint32_t parent, uint8_t ftype,
-		   enum fsck_item_kind kind, char *path)
+		   enum fsck_item_kind kind, struct fsck_pname *pn)
 {
 	struct fsck_item *it;
 
@@ -35,7 +35,7 @@ int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint32_t parent, uint8_t f
 		void *p = realloc(w->stack, (size_t)cap * sizeof(*w->stack));
 
 		if (!p) {
-			free(path);
+			fsck_pname_put(pn);
 			w->err = -ENOMEM;
 			return -ENOMEM;
 		}
@@ -50,7 +50,7 @@ int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint32_t parent, uint8_t f
 	it->parent = parent;
 	it->ftype = ftype;
 	it->kind = (uint8_t)kind;
-	it->path = path;
+	it->pn = pn;
 	return 0;
 }
 
@@ -847,8 +847,8 @@ static void check_item(struct fsck_walk *w, const struct fsck_item *it,
 	 * named (orphans, lost inodes) carry no type to compare. */
 	if ((it->ftype != F2FS_FT_UNKNOWN || (it->kind == ITEM_NS && it->loc.dir_ino)) &&
 	    it->ftype != f->ftype && f->ftype != F2FS_FT_UNKNOWN) {
-		fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = it->ino, .path = it->path,
-			    .found = it->ftype, .expected = f->ftype, .str = it->path));
+		fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = it->ino, .path = fsck_pname_path(it->pn),
+			    .found = it->ftype, .expected = f->ftype, .str = fsck_pname_path(it->pn)));
 		if (it->kind == ITEM_NS && it->loc.dir_ino)
 			fsck_fix_dentry(ctx, &it->loc, NULL, FSCK_DENT_FTYPE, f->ftype);
 	}
@@ -1041,8 +1041,8 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 		ni->flags |= FSCK_NI_QUOTA;
 	if (it->kind == ITEM_LOST)
 		ni->flags |= FSCK_NI_LOST;
-	if (ctx->opt.tree && it->path)
-		fprintf(ctx->out, "%u\t%s\n", it->ino, it->path);
+	if (ctx->opt.tree && it->pn && fsck_pname_path(it->pn))
+		fprintf(ctx->out, "%u\t%s\n", it->ino, fsck_pname_path(it->pn));
 	w->inode = n;
 	w->inode_addr = it->addr;
 	if (!fsck_check_inode_fields(w, it, n, it->addr) && !fsck_fix_node_peek(ctx, it->ino))
@@ -1147,7 +1147,7 @@ static bool resolve_item(struct fsck_walk *w, struct fsck_item *it)
 			root_unusable(w, "no NAT entry");
 		else
 			fsck_report(ctx, PR_NODE_NAT_NULL, FSCK_OBJ(.ino = it->ino, .nid = it->ino,
-				    .path = it->path, .str = "inode"));
+				    .path = fsck_pname_path(it->pn), .str = "inode"));
 		drop_item_dentry(w, it);
 		return false;
 	}
@@ -1183,7 +1183,7 @@ static void walk_stack(struct fsck_walk *w)
 			if (resolve_item(w, &it))
 				batch[n++] = it;
 			else
-				free(it.path);
+				fsck_pname_put(it.pn);
 		}
 		first = w->n;
 		qsort(batch, n, sizeof(batch[0]), cmp_item_addr);
@@ -1194,7 +1194,7 @@ static void walk_stack(struct fsck_walk *w)
 		for (uint32_t i = 0; i < n; i++) {
 			if (!w->err)
 				check_inode(w, &batch[i], (const struct f2fs_node *)blk[i]);
-			free(batch[i].path);
+			fsck_pname_put(batch[i].pn);
 		}
 		sort_children(w, first);
 		/* done with the batch's blocks: unmap them before the next */
@@ -1208,7 +1208,7 @@ static void walk_stack(struct fsck_walk *w)
 static void push_roots(struct fsck_walk *w)
 {
 	struct fsck_ctx *ctx = w->ctx;
-	char *root = strdup("/");
+	struct fsck_pname *root = fsck_pname_root();
 
 	if (!root || fsck_walk_push(w, F2FS_ROOT_INO, F2FS_ROOT_INO, F2FS_FT_DIR, ITEM_NS, root)) {
 		w->err = -ENOMEM;
@@ -1394,7 +1394,7 @@ static void check_links(struct fsck_ctx *ctx)
 static void walk_free(struct fsck_walk *w)
 {
 	for (uint32_t i = 0; i < w->n; i++)
-		free(w->stack[i].path);
+		fsck_pname_put(w->stack[i].pn);
 	free(w->stack);
 	for (uint32_t i = 0; i < w->n_names; i++)
 		free(w->names[i].where);

@@ -78,6 +78,8 @@ struct fsck_repair {
 	uint32_t *node_slot;	/* per nid: index + 1 in nodes[], 0 if none */
 	struct fsck_fixdata *data;
 	uint32_t n_data, cap_data;
+	uint32_t *data_slot;	/* open hash of data[] by old_addr: index + 1 */
+	uint32_t data_slots;	/* its size, 0 or a power of two */
 	struct fsck_fixssa *ssa;
 	uint32_t n_ssa, cap_ssa;
 	uint32_t *owner;	/* per nid: ino of the inode that reached it */

@@ -25,6 +25,8 @@ enum fsck_item_kind {
 	ITEM_LOST,	/* in use in NAT but not reached: checked as a lost root */
 };
 
+struct fsck_pname;
+
 /* An inode waiting to be checked. */
 struct fsck_item {
 	uint32_t ino;
@@ -33,14 +35,14 @@ struct fsck_item {
 	uint8_t ftype;		/* from the dentry, F2FS_FT_UNKNOWN if none */
 	uint8_t kind;
 	uint16_t idx;		/* quota type, for messages */
-	char *path;		/* malloc'd full path, or NULL */
+	struct fsck_pname *pn;	/* its name (fsck_pname.c), or NULL */
 	struct fsck_dent_loc loc;	/* the entry that named it (ITEM_NS) */
 };
 
 /* The directory whose dentries are being checked. */
 struct fsck_dir_walk {
 	uint32_t ino, parent;
-	const char *path;
+	struct fsck_pname *pn;	/* the directory's name (its item's) */
 	uint32_t dir_level, depth;
 	uint64_t i_size;
 	bool casefold, encrypted, is_inline;
@@ -145,9 +147,22 @@ struct fsck_walk {
 	int qtype;			/* quota type + 1 of the inode walked, 0 if none */
 };
 
+/* fsck_pname.c: names of queued inodes; full paths only on demand. */
+/* The root directory's name ("/"); NULL when out of memory. */
+struct fsck_pname *fsck_pname_root(void);
+/* Entry name (printable) in directory dir (NULL: a directory whose path is
+ * unknown, shown as "<ino dir_ino>"); holds a reference to dir. */
+struct fsck_pname *fsck_pname_child(struct fsck_pname *dir, uint32_t dir_ino, const char *name);
+/* Drop a reference (and the directories' names nothing else holds). */
+void fsck_pname_put(struct fsck_pname *pn);
+/* The full path, built the first time and kept; NULL for NULL or when
+ * out of memory. */
+const char *fsck_pname_path(struct fsck_pname *pn);
+
 /* fsck_pass_nodes.c */
+/* Queue inode ino; the item takes pn (put on failure). */
 int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint32_t parent, uint8_t ftype,
-		   enum fsck_item_kind kind, char *path);
+		   enum fsck_item_kind kind, struct fsck_pname *pn);
 int fsck_read_sorted(struct fsck_walk *w, const uint32_t *addrs, uint32_t n, uint8_t *buf,
 		     const uint8_t **blk);
 uint8_t fsck_mode_to_ftype(uint16_t mode);

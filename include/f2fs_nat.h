@@ -119,8 +119,9 @@ void f2fs_nat_compute_bits(const struct f2fs_nat_model *nm, uint8_t *full,
 /* Write all dirty blocks to their inactive copies and flip their bits in
  * nm->cur_bitmap (the caller puts that bitmap in the next checkpoint).
  * Journal entries are moved into blocks first when move_journal is set
- * (n_journal becomes 0; blocks they need are loaded first).  All blocks to
- * rewrite are read in one batch before any write.  Call it at most once per
+ * (n_journal becomes 0; blocks they need are loaded first).  The blocks to
+ * rewrite are read and written in steps of at most 1024 (a 4 MiB buffer);
+ * a step reads all of its blocks before writing any.  Call it at most once per
  * checkpoint: a second flush before the checkpoint is committed would
  * write over the committed copy. */
 int f2fs_nat_flush(struct f2fs_fs *fs, struct f2fs_nat_model *nm, bool move_journal);

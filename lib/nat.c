@@ -713,10 +713,24 @@ static int write_inactive_copies(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
 	return 0;
 }
 
+/* Read the current copies of list[0..n), put the model's entries in
+ * them and write them to their inactive copies; buf and vec hold n. */
+static int flush_step(struct f2fs_fs *fs, struct f2fs_nat_model *nm, const uint32_t *list,
+		      uint32_t n, uint8_t *buf, struct f2fs_io_vec *vec)
+{
+	int err = f2fs_dev_read_batch(fs->dev, vec, build_nat_runs(fs, nm, list, n, buf, vec));
+
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < n; i++)
+		build_block_image(nm, list[i], buf + (size_t)i * F2FS_BLKSIZE);
+	return write_inactive_copies(fs, nm, list, n, buf);
+}
+
 /* Write every dirty block (f2fs_nat_flush() and f2fs_nat_writeback()). */
 static int write_dirty_blocks(struct f2fs_fs *fs, struct f2fs_nat_model *nm, bool move_journal)
 {
-	uint32_t *list = NULL, n;
+	uint32_t *list = NULL, n, step;
 	uint8_t *buf = NULL;
 	struct f2fs_io_vec *vec = NULL;
 	int err;
@@ -735,18 +749,16 @@ static int write_dirty_blocks(struct f2fs_fs *fs, struct f2fs_nat_model *nm, boo
 	n = collect_dirty_blocks(nm, list);
 	if (n == 0)
 		goto out;
-	buf = malloc((size_t)n * F2FS_BLKSIZE);
-	vec = calloc(n, sizeof(*vec));
+	/* The buffer is bounded (4 MiB), however many blocks are dirty. */
+	step = n < NAT_LOAD_BATCH ? n : NAT_LOAD_BATCH;
+	buf = malloc((size_t)step * F2FS_BLKSIZE);
+	vec = calloc(step, sizeof(*vec));
 	if (!buf || !vec) {
 		err = -ENOMEM;
 		goto out;
 	}
-	err = f2fs_dev_read_batch(fs->dev, vec, build_nat_runs(fs, nm, list, n, buf, vec));
-	if (err)
-		goto out;
-	for (uint32_t i = 0; i < n; i++)
-		build_block_image(nm, list[i], buf + (size_t)i * F2FS_BLKSIZE);
-	err = write_inactive_copies(fs, nm, list, n, buf);
+	for (uint32_t first = 0; first < n && !err; first += step)
+		err = flush_step(fs, nm, list + first, n - first < step ? n - first : step, buf, vec);
 out:
 	free(list);
 	free(buf);
