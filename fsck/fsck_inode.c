@@ -185,9 +185,20 @@ static bool check_compression(struct fsck_walk *w, uint32_t ino, const struct f2
 	return true;
 }
 
+/* Eight bytes at a time: every inline file's area (about 3.4 KiB) is
+ * looked at, and a byte loop was a third of a warm check's CPU time. */
 static bool bytes_nonzero(const uint8_t *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	size_t i = 0;
+
+	for (; i + sizeof(uint64_t) <= n; i += sizeof(uint64_t)) {
+		uint64_t word;
+
+		memcpy(&word, p + i, sizeof(word));
+		if (word)
+			return true;
+	}
+	for (; i < n; i++)
 		if (p[i])
 			return true;
 	return false;
