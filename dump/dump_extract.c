@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "dump.h"
+#include "f2fs_array.h"
 #include "f2fs_compress.h"
 
 #define EXTRACT_MAX_DEPTH	128
@@ -331,15 +332,8 @@ static void remember_link(struct extract *x, uint32_t ino, const char *name)
 {
 	char rel[sizeof(x->path) + F2FS_NAME_LEN + 2];
 
-	if (x->nlinks == x->links_cap) {
-		size_t cap = x->links_cap ? 2 * x->links_cap : 64;
-		struct hard_link *n = realloc(x->links, cap * sizeof(*n));
-
-		if (!n)
-			return;		/* later links become copies */
-		x->links = n;
-		x->links_cap = cap;
-	}
+	if (F2FS_ARRAY_ROOM(x->links, x->links_cap, x->nlinks + 1, 64))
+		return;		/* later links become copies */
 	snprintf(rel, sizeof(rel), "%s%s%s", x->path, x->path_len ? "/" : "", name);
 	x->links[x->nlinks].path = strdup(rel);
 	if (x->links[x->nlinks].path)
@@ -456,15 +450,8 @@ static int add_dentry(struct dentry_list *l, uint32_t ino, uint8_t type,
 			l->bad++;
 		return 0;
 	}
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		void *p = realloc(l->items, cap * sizeof(*l->items));
-
-		if (!p)
-			return -ENOMEM;
-		l->items = p;
-		l->cap = cap;
-	}
+	if (F2FS_ARRAY_ROOM(l->items, l->cap, l->n + 1, 64))
+		return -ENOMEM;
 	l->items[l->n].ino = ino;
 	l->items[l->n].type = type;
 	memcpy(l->items[l->n].name, name, len);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs_array.h"
 #include "dump.h"
 
 static const struct dump_col scan_cols[] = {
@@ -38,15 +39,8 @@ static int collect_node_segs(struct dump_ctx *ctx, const struct dump_seg *s, voi
 
 	if (!(type >= CURSEG_HOT_NODE && type < NR_CURSEG_TYPE) && cur < CURSEG_HOT_NODE)
 		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		void *p = realloc(l->v, cap * sizeof(*l->v));
-
-		if (!p)
-			return dump_fail(ctx, -ENOMEM, "out of memory");
-		l->v = p;
-		l->cap = cap;
-	}
+	if (F2FS_ARRAY_ROOM(l->v, l->cap, l->n + 1, 256))
+		return dump_fail(ctx, -ENOMEM, "out of memory");
 	l->v[l->n].segno = s->segno;
 	memcpy(l->v[l->n].map, s->raw.valid_map, SIT_VBLOCK_MAP_SIZE);
 	l->n++;

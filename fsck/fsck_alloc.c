@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs_array.h"
 #include "f2fs_err.h"
 #include "fsck.h"
 #include "fsck_alloc.h"
@@ -130,15 +131,8 @@ static int next_segment(struct fsck_alloc *a, int t)
 	struct fsck_log *l = &a->log[t];
 	struct fsck_filled *f;
 
-	if (a->n_filled == a->cap_filled) {
-		uint32_t cap = a->cap_filled ? a->cap_filled * 2 : 8;
-		void *p = realloc(a->filled, (size_t)cap * sizeof(*a->filled));
-
-		if (!p)
-			return -ENOMEM;
-		a->filled = p;
-		a->cap_filled = cap;
-	}
+	if (F2FS_ARRAY_ROOM32(a->filled, a->cap_filled, a->n_filled + 1, 8))
+		return -ENOMEM;
 	f = &a->filled[a->n_filled++];
 	f->segno = l->segno;
 	f->type = t;

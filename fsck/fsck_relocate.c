@@ -43,6 +43,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "f2fs_array.h"
 #include "f2fs_err.h"
 #include "fsck.h"
 #include "fsck_alloc.h"
@@ -158,16 +159,9 @@ void fsck_fix_remap(struct fsck_ctx *ctx, uint32_t ino)
 
 	if (!r)
 		return;
-	if (r->n_remap == r->cap_remap) {
-		uint32_t cap = r->cap_remap ? r->cap_remap * 2 : 8;
-		void *p = realloc(r->remap, (size_t)cap * sizeof(*r->remap));
-
-		if (!p) {
-			r->err = -ENOMEM;
-			return;
-		}
-		r->remap = p;
-		r->cap_remap = cap;
+	if (F2FS_ARRAY_ROOM32(r->remap, r->cap_remap, r->n_remap + 1, 8)) {
+		r->err = -ENOMEM;
+		return;
 	}
 	r->remap[r->n_remap++] = ino;
 }
@@ -176,15 +170,8 @@ static int queue_move(struct fsck_ctx *ctx, uint32_t old_addr, uint32_t owner, u
 {
 	struct fsck_repair *r = ctx->rep;
 
-	if (r->n_moves == r->cap_moves) {
-		uint32_t cap = r->cap_moves ? r->cap_moves * 2 : 256;
-		void *p = realloc(r->moves, (size_t)cap * sizeof(*r->moves));
-
-		if (!p)
-			return -ENOMEM;
-		r->moves = p;
-		r->cap_moves = cap;
-	}
+	if (F2FS_ARRAY_ROOM32(r->moves, r->cap_moves, r->n_moves + 1, 256))
+		return -ENOMEM;
 	r->moves[r->n_moves++] = (struct fsck_move){ .old_addr = old_addr, .owner = owner,
 						     .ofs = ofs };
 	return 0;
@@ -312,15 +299,8 @@ struct dn_list {
 
 static int dn_add(struct dn_list *l, uint64_t k, uint32_t nid)
 {
-	if (l->n == l->cap) {
-		uint32_t cap = l->cap ? l->cap * 2 : 16;
-		void *p = realloc(l->v, (size_t)cap * sizeof(*l->v));
-
-		if (!p)
-			return -ENOMEM;
-		l->v = p;
-		l->cap = cap;
-	}
+	if (F2FS_ARRAY_ROOM32(l->v, l->cap, l->n + 1, 16))
+		return -ENOMEM;
 	l->v[l->n++] = (struct dn_ref){ .k = k, .nid = nid };
 	return 0;
 }

@@ -53,6 +53,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "f2fs_array.h"
 #include "f2fs_err.h"
 #include "fsck_walk.h"
 
@@ -96,15 +97,8 @@ static int add_loser(struct fsck_walk *w, uint32_t addr, uint32_t nid, uint32_t 
 {
 	struct fsck_loser *l;
 
-	if (w->n_losers == w->cap_losers) {
-		uint32_t cap = w->cap_losers ? w->cap_losers * 2 : 16;
-		void *p = realloc(w->losers, (size_t)cap * sizeof(*w->losers));
-
-		if (!p)
-			return -ENOMEM;
-		w->losers = p;
-		w->cap_losers = cap;
-	}
+	if (F2FS_ARRAY_ROOM32(w->losers, w->cap_losers, w->n_losers + 1, 16))
+		return -ENOMEM;
 	l = &w->losers[w->n_losers++];
 	memset(l, 0, sizeof(*l));
 	l->addr = addr;
@@ -205,16 +199,9 @@ void fsck_shared_lost_dnode(struct fsck_walk *w, const struct fsck_node_ref *r)
 	if (!ctx->rep || !S_ISREG(f->mode) || f->compressed || w->qtype ||
 	    f->addrs_per_block != ADDRS_PER_BLOCK || r->nid >= ctx->fs->max_nid)
 		return;
-	if (w->n_lost == w->cap_lost) {
-		uint32_t cap = w->cap_lost ? w->cap_lost * 2 : 4;
-		void *p = realloc(w->lost, (size_t)cap * sizeof(*w->lost));
-
-		if (!p) {
-			w->err = -ENOMEM;
-			return;
-		}
-		w->lost = p;
-		w->cap_lost = cap;
+	if (F2FS_ARRAY_ROOM32(w->lost, w->cap_lost, w->n_lost + 1, 4)) {
+		w->err = -ENOMEM;
+		return;
 	}
 	l = calloc(1, sizeof(*l));
 	if (!l) {

@@ -7,3 +7,6 @@ noinst_HEADERS += include/f2fs_quota.h
 # The JSON string writer of fsck and dump (into the caller's stream).
 lib_libf2fs_a_SOURCES += lib/json.c
 noinst_HEADERS += include/f2fs_json.h
+# Growable arrays (the growth every tool's lists share).
+lib_libf2fs_a_SOURCES += lib/array.c
+noinst_HEADERS += include/f2fs_array.h

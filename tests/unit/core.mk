@@ -17,3 +17,6 @@ tests_unit_test_quota_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += tests/unit/test_json
 TESTS += tests/unit/test_json
 tests_unit_test_json_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/test_array
+TESTS += tests/unit/test_array
+tests_unit_test_array_LDADD = $(UNIT_LDADD)
