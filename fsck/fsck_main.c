@@ -605,6 +605,43 @@ static int open_and_check(struct fsck_ctx *ctx, bool write)
 	return -1;
 }
 
+/* "1:N 2-3:N ..." for the non-empty size classes of counts. */
+static void format_size_classes(const uint64_t *counts, char *buf, size_t cap)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (unsigned int c = 0; c < F2FS_DEV_SIZE_CLASSES && o < cap; c++) {
+		uint64_t lo = 1ull << c, hi = (lo << 1) - 1;
+		int n;
+
+		if (!counts[c])
+			continue;
+		if (c == 0)
+			n = snprintf(buf + o, cap - o, " 1:%llu", (unsigned long long)counts[c]);
+		else if (c == F2FS_DEV_SIZE_CLASSES - 1)
+			n = snprintf(buf + o, cap - o, " %llu+:%llu", (unsigned long long)lo,
+				     (unsigned long long)counts[c]);
+		else
+			n = snprintf(buf + o, cap - o, " %llu-%llu:%llu", (unsigned long long)lo,
+				     (unsigned long long)hi, (unsigned long long)counts[c]);
+		if (n < 0)
+			break;
+		o += (size_t)n;
+	}
+}
+
+static void debug_io_sizes(struct fsck_ctx *ctx)
+{
+	const struct f2fs_dev_stats *st = &ctx->fs->dev->stats;
+	char reads[F2FS_DEV_SIZE_CLASSES * 40], views[F2FS_DEV_SIZE_CLASSES * 40];
+
+	format_size_classes(st->read_sizes, reads, sizeof(reads));
+	format_size_classes(st->view_sizes, views, sizeof(views));
+	fsck_debug(ctx, 1, "I/O request sizes in blocks (size:count): read calls%s; mapped runs%s",
+		   reads[0] ? reads : " none", views[0] ? views : " none");
+}
+
 static void debug_io(struct fsck_ctx *ctx)
 {
 	fsck_debug(ctx, 1, "blocks: %llu data, %llu NEW_ADDR, %llu COMPRESS_ADDR slots, %llu nodes",
@@ -615,6 +652,8 @@ static void debug_io(struct fsck_ctx *ctx)
 			   (unsigned long long)ctx->fs->dev->stats.read_calls,
 			   (unsigned long long)ctx->fs->dev->stats.read_blocks,
 			   (unsigned long long)ctx->fs->dev->stats.write_calls);
+	if (ctx->opt.debug && ctx->fs && ctx->fs->dev)
+		debug_io_sizes(ctx);
 }
 
 /* The check after a repair: its problems and its summary are printed (in

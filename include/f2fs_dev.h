@@ -32,9 +32,16 @@ struct f2fs_dev_opts {
 	bool no_zone_model;	/* no PATH.zones lookup */
 };
 
+/* Read request sizes are counted in classes: 1 block, 2-3, 4-7, ...,
+ * and the last class for 2^(F2FS_DEV_SIZE_CLASSES-1) blocks and more. */
+#define F2FS_DEV_SIZE_CLASSES	12
+
 struct f2fs_dev_stats {
 	uint64_t read_calls;	/* pread/preadv system calls */
 	uint64_t read_blocks;
+	/* read system calls and mapped runs (views), by size class */
+	uint64_t read_sizes[F2FS_DEV_SIZE_CLASSES];
+	uint64_t view_sizes[F2FS_DEV_SIZE_CLASSES];
 	uint64_t write_calls;	/* accepted write requests */
 	uint64_t write_blocks;
 	uint64_t dropped_writes;/* writes dropped by dry-run or the cut hook */

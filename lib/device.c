@@ -769,6 +769,18 @@ static int zero_past_end(const struct f2fs_dev *dev, struct iovec *iov, int cnt,
 	return 0;
 }
 
+/* The size class of a request of n blocks (f2fs_dev_stats). */
+static unsigned int size_class(uint64_t blocks)
+{
+	unsigned int c = 0;
+
+	while (blocks > 1 && c < F2FS_DEV_SIZE_CLASSES - 1) {
+		blocks >>= 1;
+		c++;
+	}
+	return c;
+}
+
 /* preadv until every iovec is filled, advancing over short reads. */
 /* One read system call, or what the read-fault hook makes of it: an
  * error, or fewer bytes (0: as at the end of the device). */
@@ -795,6 +807,9 @@ static int preadv_full(struct f2fs_dev *dev, struct iovec *iov, int cnt, uint64_
 		ssize_t n = preadv_once(dev, iov, cnt, (off_t)off);
 
 		dev->stats.read_calls++;
+		if (n > 0)
+			dev->stats.read_sizes[size_class(((uint64_t)n + F2FS_BLKSIZE - 1) >>
+							 F2FS_BLKSIZE_BITS)]++;
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -1018,6 +1033,7 @@ int f2fs_dev_read_batch_view_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, 
 		}
 		vec[i].data = dev->map + off;
 		dev->stats.read_blocks += vec[i].nblocks;
+		dev->stats.view_sizes[size_class(vec[i].nblocks)]++;
 		note_view(dev, off, len);
 	}
 	if (!err)

@@ -4,7 +4,7 @@
 # before and after), repairs in -a -f/-p -f/-f/-y (exit 1, then clean),
 # preen without -f stopping after the mount checks, preen refusing an unsafe
 # fix, no prompt without a terminal, results on stdout and diagnostics on
-# stderr, --json, -C progress, -l and -t.  The output contract, the preen
+# stderr, --json, -C progress, -l, -t and -d 1's request sizes.  The output contract, the preen
 # fast path and fsck(8) have their own tests (output.sh, preen.sh,
 # fsck8.sh).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
@@ -98,6 +98,9 @@ grep -qE "^[1-7] [0-9]+ [0-9]+ $IMG\$" "$WORK/progress" && pass "-C fd progress 
 grep -q "^checkpoint_ver" "$WORK/o" && grep -q "^main_blkaddr" "$WORK/o" && pass "-l" || fail "-l"
 "$FSCK" -t "$IMG" >"$WORK/o" 2>&1
 grep -q "^3	/\$" "$WORK/o" && grep -q "	/lost+found\$" "$WORK/o" && pass "-t" || fail "-t: $(head -3 "$WORK/o")"
+"$FSCK" -d 1 "$IMG" >"$WORK/o" 2>&1
+grep -qE "^I/O request sizes in blocks \(size:count\): read calls( [0-9]+(-[0-9]+|\+)?:[1-9][0-9]*)+; mapped runs( none|( [0-9]+(-[0-9]+|\+)?:[1-9][0-9]*)+)\$" "$WORK/o" &&
+	pass "-d 1: read request sizes" || fail "-d 1: $(grep "^I/O" "$WORK/o")"
 # A mounted volume is never repaired (the kernel would write its own view
 # of the checkpoint back over the repair); a check warns.  The host kernel
 # has no F2FS, so an ext4 image mounted through a loop device stands in:
