@@ -18,6 +18,11 @@
 #    (paths and contents) must be exactly those our dump.f2fs extracts.
 #    The images whose repair moved blocks out of mixed sections are also
 #    garbage-collected by the kernel.
+#    KERNEL_VERIFIED=FILE (scripts/test sets it for both of its builds):
+#    images the kernel already mounted and read with every check passed in
+#    this run are listed there by content hash with the manifest the kernel
+#    printed; an image with the same bytes is not booted again, and the
+#    files dump.f2fs extracts from it are compared with that manifest.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
 require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 KT_SRC=$top_srcdir/tests/kernel
@@ -78,15 +83,65 @@ rm -f "$KWORK/pre.img" "$KWORK/cut.img"
 mkdir -p "$KWORK/cases"
 CASES=$REPAIRED_CASES REPAIRED_DIR=$KWORK/cases bash "$top_srcdir/tests/fsck/repair.sh" > "$KWORK/cases.log" 2>&1 ||
 	kt_bad "repair.sh failed: $(grep FAIL "$KWORK/cases.log" | head -3)"
+KERNEL_VERIFIED=${KERNEL_VERIFIED:-}
+[ -z "$KERNEL_VERIFIED" ] || touch "$KERNEL_VERIFIED" || hard_error "cannot write $KERNEL_VERIFIED"
+# image_hash FILE: the content hash of an image before any boot writes to
+# it: every non-zero 4 KiB block with its offset (holes are not read)
+image_hash() {
+	python3 -c '
+import hashlib, os, sys
+h = hashlib.sha256()
+fd = os.open(sys.argv[1], os.O_RDONLY)
+end = os.fstat(fd).st_size
+h.update(b"size %d;" % end)
+pos = 0
+zero = bytes(4096)
+while pos < end:
+    try:
+        pos = os.lseek(fd, pos, os.SEEK_DATA)
+    except OSError:
+        break
+    stop = os.lseek(fd, pos, os.SEEK_HOLE)
+    while pos < stop:
+        buf = os.pread(fd, min(stop - pos, 1 << 20), pos)
+        if not buf:
+            break
+        for o in range(0, len(buf), 4096):
+            blk = buf[o:o + 4096]
+            if blk != zero[:len(blk)]:
+                h.update(b"%d:" % (pos + o))
+                h.update(blk)
+        pos += len(buf)
+print(h.hexdigest())' "$1"
+}
+# verified_manifest HASH: the kernel's manifest line of an image with those
+# bytes that passed in an earlier boot of this run (empty when none did)
+verified_manifest() {
+	[ -n "$KERNEL_VERIFIED" ] || return 0
+	awk -v h="$1" '$1 == h { $1 = ""; sub(/^ /, ""); print; exit }' "$KERNEL_VERIFIED"
+}
 i=0
+skipped=0
+: > "$KWORK/known.txt"
 for f in "$KWORK"/cases/*.img; do
 	[ -e "$f" ] || continue
 	i=$((i + 1))
-	case "$GC_CASES" in *" $(basename "$f" .img) "*) c=g ;; *) c=c ;; esac
-	echo "$c$i $(basename "$f" .img) $f" >> "$KWORK/disks.txt"
+	name=$(basename "$f" .img)
+	case "$GC_CASES" in *" $name "*) c=g ;; *) c=c ;; esac
+	h=$(image_hash "$f")
+	known=$(verified_manifest "$h")
+	if [ -n "$known" ]; then
+		echo "$c$i: manifest $known" >> "$KWORK/known.txt"
+		echo "$c$i $name $f $h" >> "$KWORK/skipped.txt"
+		skipped=$((skipped + 1))
+	else
+		echo "$c$i $name $f $h" >> "$KWORK/disks.txt"
+	fi
 done
 [ $i -gt 0 ] || kt_bad "no repaired case image"
-touch "$KWORK/disks.txt"
+touch "$KWORK/disks.txt" "$KWORK/skipped.txt"
+[ $skipped = 0 ] || kt_say "$skipped repaired case images already mounted and read by the kernel in this run (same bytes): not booted again"
+: > "$KWORK/bad.txt"
 
 # Cases whose image keeps an older checkpoint pack that is torn or fails
 # its CRC: the check finds it clean and the repair writes nothing, and the
@@ -102,6 +157,7 @@ mount_batch() {
 	# shellcheck disable=SC2068
 	if ! kt_guest "$mb_run" -A "${MB_ALLOW:-^\$}" "$top_srcdir/tests/fsck/guest/repaired.sh" $@; then
 		kt_bad "guest run $mb_run failed (verdict $KT_GUEST_RC; disks: $*)"
+		for d in "$@"; do echo "${d%%=*}" >> "$KWORK/bad.txt"; done
 		return
 	fi
 	if [ "$mb_run" = mount1 ]; then
@@ -114,7 +170,7 @@ batch=1
 disks="pc=$img"
 count=0
 torn=
-while read -r c name f; do
+while read -r c name f h; do
 	case "$TORN_CASES" in *" $name "*) torn="$torn $c=$f"; continue ;; esac
 	disks="$disks $c=$f"
 	count=$((count + 1))
@@ -131,12 +187,13 @@ if [ -n "$torn" ]; then
 	# shellcheck disable=SC2086
 	MB_ALLOW='F2FS-fs.*invalid crc value' mount_batch mount$batch $torn
 fi
-kt_say "$i repaired case images mounted, read, written and unmounted in $batch boot(s)"
-cat "$KWORK"/mount*/console.log.txt > "$KWORK/all-consoles.txt" 2>/dev/null
+kt_say "$((i - skipped)) repaired case images mounted, read, written and unmounted in $batch boot(s)"
+cat "$KWORK"/mount*/console.log.txt "$KWORK/known.txt" > "$KWORK/all-consoles.txt" 2>/dev/null
+cat "$KWORK/skipped.txt" >> "$KWORK/disks.txt"
 # The files the kernel reads are the files our dump.f2fs extracts, byte for
 # byte: the repair kept what it says it kept, and nothing the kernel misreads.
 nsame=0
-while read -r c name f; do
+while read -r c name f h; do
 	rm -rf "$KWORK/x"
 	"$DUMP" -r -L -o "$KWORK/x" "$f" > /dev/null 2>&1 || { kt_bad "$name: dump.f2fs -r failed"; continue; }
 	ours=$(cd "$KWORK/x" && find . -type f | sed 's/^\.//' | LC_ALL=C sort | while read -r p; do
@@ -147,21 +204,33 @@ while read -r c name f; do
 		nsame=$((nsame + 1))
 	else
 		kt_bad "$name: the kernel reads other files than dump.f2fs extracts (kernel: ${kern:-none}, ours: $ours $(wc -l < "$KWORK/$name.manifest"))"
+		echo "$c" >> "$KWORK/bad.txt"
 	fi
 done < "$KWORK/disks.txt"
 rm -rf "$KWORK/x"
 kt_say "$nsame repaired case images: the kernel reads exactly the files dump.f2fs extracts"
-while read -r c name f; do
+while read -r c name f h; do
 	case "$GC_CASES" in *" $name "*) ;; *) continue ;; esac
+	grep -q "^$c " "$KWORK/skipped.txt" && continue
 	calls=$(grep -E "(^|[^a-z0-9])$c: garbage collection: " "$KWORK/all-consoles.txt" | head -n 1 |
 		sed 's/.*garbage collection: \([0-9]*\) calls.*/\1/')
 	[ "${calls:-0}" -gt 0 ] 2>/dev/null && kt_say "$name: the kernel garbage-collected it ($calls collections)" ||
-		kt_bad "$name: no garbage collection ran (${calls:-none})"
+		{ kt_bad "$name: no garbage collection ran (${calls:-none})"; echo "$c" >> "$KWORK/bad.txt"; }
 done < "$KWORK/disks.txt"
-while read -r c name f; do
+while read -r c name f h; do
 	case "$LPF_CASES" in *" $name "*) ;; *) continue ;; esac
+	grep -q "^$c " "$KWORK/skipped.txt" && continue
 	grep -qE "(^|[^a-z0-9])$c: lost\+found: [1-9][0-9]* reconnected" "$KWORK/all-consoles.txt" &&
 		kt_say "$name: the kernel lists and reads the inodes reconnected into /lost+found" ||
-		kt_bad "$name: the kernel does not list the reconnected inodes in /lost+found"
+		{ kt_bad "$name: the kernel does not list the reconnected inodes in /lost+found"; echo "$c" >> "$KWORK/bad.txt"; }
 done < "$KWORK/disks.txt"
+# record the images that passed every check, for a later build of this run
+if [ -n "$KERNEL_VERIFIED" ]; then
+	while read -r c name f h; do
+		grep -qx "$c" "$KWORK/bad.txt" && continue
+		grep -q "^$c " "$KWORK/skipped.txt" && continue
+		kern=$(grep -E "(^|[^a-z0-9])$c: manifest " "$KWORK/all-consoles.txt" | head -n 1 | sed 's/.*manifest //')
+		[ -n "$kern" ] && echo "$h $kern" >> "$KERNEL_VERIFIED"
+	done < "$KWORK/disks.txt"
+fi
 kt_end
