@@ -4,7 +4,8 @@
  * what the kernel charges) is added to what the existing files hold, and
  * each file is written again as a fresh VFS v2r1 tree (1 KiB blocks:
  * header and info, a depth-4 index by the bytes of the id, leaves of
- * 72-byte entries), its data and inode out of place.  Limits and grace
+ * 72-byte entries; the format's codec and builder are lib/quota.c), its
+ * data and inode out of place.  Limits and grace
  * times of ids already in a file are kept.  A file that does not parse is
  * refused before anything is written.
  */
@@ -12,27 +13,22 @@
 #include <string.h>
 
 #include "f2fs_err.h"
+#include "f2fs_quota.h"
 #include "sload.h"
 
-#define QB		1024u		/* quota block */
+#define QB		F2FS_QT_BLKSIZE	/* quota block */
 #define QB_PER_BLK	(F2FS_BLKSIZE / QB)
-#define Q_DEPTH		4
-#define Q_ENT		72u
-#define Q_LEAF_HDR	16u
-#define Q_PER_LEAF	((QB - Q_LEAF_HDR) / Q_ENT)
 #define Q_MAX_BLOCKS	(1u << 20)
-#define Q_INFO		8u
 
-static const uint32_t q_magic[F2FS_MAX_QUOTAS] = { 0xd9c01f11, 0xd9c01927, 0xd9c03f14 };
-
+/* One id's entry: limits and grace deadlines as read, usage updated. */
 struct q_ent {
 	uint32_t id;
-	uint8_t raw[Q_ENT];
+	struct f2fs_dquot d;
 };
 
 struct sload_quota {
 	uint32_t ino;
-	uint8_t header[QB];		/* block 0 of the old file */
+	struct f2fs_dqinfo info;	/* the old file's header info */
 	struct q_ent *e;
 	size_t n, cap;
 	uint32_t node_addr;		/* the old inode block */
@@ -60,7 +56,7 @@ static struct q_ent *q_find(struct sload_quota *q, uint32_t id, bool add)
 	}
 	memset(&q->e[q->n], 0, sizeof(q->e[q->n]));
 	q->e[q->n].id = id;
-	put_le32(q->e[q->n].raw, id);
+	q->e[q->n].d.dqb_id = id;
 	return &q->e[q->n++];
 }
 
@@ -133,22 +129,19 @@ static int walk_tree(struct sload_quota *q, const uint8_t *f, uint32_t nblk, uin
 	if (blk == 0 || blk >= nblk || (seen[blk / 8] & (1u << (blk % 8))))
 		return -EFSCORRUPTED;
 	seen[blk / 8] |= (uint8_t)(1u << (blk % 8));
-	if (depth == Q_DEPTH) {
+	if (depth == F2FS_QT_DEPTH) {
 		const uint8_t *leaf = f + (size_t)blk * QB;
 
-		for (uint32_t k = 0; k < Q_PER_LEAF; k++) {
-			const uint8_t *r = leaf + Q_LEAF_HDR + k * Q_ENT;
-			bool used = false;
+		for (uint32_t k = 0; k < F2FS_QT_PER_LEAF; k++) {
+			const uint8_t *r = leaf + F2FS_QT_LEAF_HDR + k * F2FS_QT_ENTRY_SIZE;
 			struct q_ent *e;
 
-			for (uint32_t j = 0; j < Q_ENT && !used; j++)
-				used = r[j] != 0;
-			if (!used)
+			if (f2fs_dquot_unused(r))
 				continue;
 			e = q_find(q, get_le32(r), true);
 			if (!e)
 				return -ENOMEM;
-			memcpy(e->raw, r, Q_ENT);
+			f2fs_dquot_read(r, &e->d);
 		}
 		return 0;
 	}
@@ -159,7 +152,7 @@ static int walk_tree(struct sload_quota *q, const uint8_t *f, uint32_t nblk, uin
 		if (!ref)
 			continue;
 		/* a leaf is shared by the ids that point to it */
-		if (depth + 1 == Q_DEPTH && ref < nblk && (seen[ref / 8] & (1u << (ref % 8))))
+		if (depth + 1 == F2FS_QT_DEPTH && ref < nblk && (seen[ref / 8] & (1u << (ref % 8))))
 			continue;
 		err = walk_tree(q, f, nblk, ref, depth + 1, seen);
 		if (err)
@@ -187,15 +180,13 @@ static int load_one(struct sload_ctx *c, struct sload_quota *q, int type)
 		err = -EFSCORRUPTED;
 	if (!err)
 		err = read_file(c, q, &f, &nblk);
-	if (!err && (nblk < 2 || get_le32(f) != q_magic[type] || get_le32(f + 4) != 1))
+	if (!err && (nblk < 2 || f2fs_quota_header_read(f, type, &q->info)))
 		err = -EFSCORRUPTED;
-	if (!err && get_le32(f + Q_INFO + 12) < nblk)
-		nblk = get_le32(f + Q_INFO + 12);
+	if (!err && q->info.dqi_blocks < nblk)
+		nblk = q->info.dqi_blocks;
 	seen = err ? NULL : calloc(nblk / 8 + 1, 1);
 	if (!err && !seen)
 		err = -ENOMEM;
-	if (!err)
-		memcpy(q->header, f, QB);
 	if (!err)
 		err = walk_tree(q, f, nblk, 1, 0, seen);
 	free(seen);
@@ -250,8 +241,8 @@ int sload_quota_charge(struct sload_ctx *c, const struct f2fs_inode *i, int sign
 		e = q_find(&c->quota[t], ids[t], true);
 		if (!e)
 			return -ENOMEM;
-		put_le64(e->raw + 24, (uint64_t)((int64_t)get_le64(e->raw + 24) + sign));
-		put_le64(e->raw + 48, (uint64_t)((int64_t)get_le64(e->raw + 48) + sign * space));
+		e->d.dqb_curinodes = (uint64_t)((int64_t)e->d.dqb_curinodes + sign);
+		e->d.dqb_curspace = (uint64_t)((int64_t)e->d.dqb_curspace + sign * space);
 	}
 	return 0;
 }
@@ -265,60 +256,31 @@ static int cmp_ent(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Lay the tree out: 0 header, 1 root index, then index and leaf blocks in
- * id order. */
-static uint8_t *build_file(struct sload_quota *q, uint32_t *nblk)
+/* The new file (lib/quota.c lays it out, keeping the old file's grace
+ * times and flags), padded to whole blocks; *nblk counts its 1 KiB blocks
+ * with the padding. */
+static uint8_t *build_file(struct sload_quota *q, int type, uint32_t *nblk)
 {
-	uint32_t cap = 64, n = 2, path[Q_DEPTH] = { 1, 0, 0, 0 }, prefix[Q_DEPTH] = { 0 };
-	uint32_t leaf = 0, in_leaf = 0;
-	uint8_t *f = calloc(cap, QB);
+	struct f2fs_dquot *dq = malloc((q->n ? q->n : 1) * sizeof(*dq));
+	uint32_t need, used;
+	uint8_t *f = NULL;
 
-	if (!f)
+	if (!dq)
 		return NULL;
 	if (q->n)
 		qsort(q->e, q->n, sizeof(*q->e), cmp_ent);
-	memcpy(f, q->header, QB);
-	for (size_t k = 0; k < q->n; k++) {
-		uint32_t id = q->e[k].id;
-
-		if (n + Q_DEPTH + 1 > cap) {
-			uint8_t *p = realloc(f, (size_t)cap * 2 * QB);
-
-			if (!p || cap * 2 > Q_MAX_BLOCKS) {
-				free(p ? p : f);
-				return NULL;
-			}
-			memset(p + (size_t)cap * QB, 0, (size_t)cap * QB);
-			f = p;
-			cap *= 2;
-		}
-		/* index blocks of depths 1..3 follow the id's leading bytes */
-		for (int d = 1; d < Q_DEPTH; d++) {
-			uint32_t pre = id >> ((Q_DEPTH - d) * 8);
-
-			if (!path[d] || prefix[d] != pre) {
-				path[d] = n++;
-				prefix[d] = pre;
-				for (int e = d + 1; e < Q_DEPTH; e++)
-					path[e] = 0;
-				put_le32(f + (size_t)path[d - 1] * QB +
-					 ((id >> ((Q_DEPTH - d) * 8)) & 0xff) * 4, path[d]);
-			}
-		}
-		if (!leaf || in_leaf == Q_PER_LEAF) {
-			leaf = n++;
-			in_leaf = 0;
-		}
-		memcpy(f + (size_t)leaf * QB + Q_LEAF_HDR + in_leaf * Q_ENT, q->e[k].raw, Q_ENT);
-		in_leaf++;
-		put_le16(f + (size_t)leaf * QB + 8, (uint16_t)in_leaf);
-		put_le32(f + (size_t)path[Q_DEPTH - 1] * QB + (id & 0xff) * 4, leaf);
+	for (size_t k = 0; k < q->n; k++)
+		dq[k] = q->e[k].d;
+	need = f2fs_quota_file_blocks(dq, q->n);
+	need = (need + QB_PER_BLK - 1) / QB_PER_BLK * QB_PER_BLK;
+	if (need && need <= Q_MAX_BLOCKS)
+		f = calloc(need, QB);
+	if (f && f2fs_quota_build(type, dq, q->n, &q->info, f, need, &used)) {
+		free(f);
+		f = NULL;
 	}
-	n = (n + QB_PER_BLK - 1) / QB_PER_BLK * QB_PER_BLK;
-	put_le32(f + Q_INFO + 12, n);		/* dqi_blocks */
-	put_le32(f + Q_INFO + 16, 0);		/* no free blocks */
-	put_le32(f + Q_INFO + 20, 0);		/* no leaf on the free-entry list */
-	*nblk = n;
+	free(dq);
+	*nblk = need;
 	return f;
 }
 
@@ -345,11 +307,11 @@ static int release_old(struct sload_ctx *c, struct sload_quota *q)
 	return err;
 }
 
-static int write_one(struct sload_ctx *c, struct sload_quota *q)
+static int write_one(struct sload_ctx *c, struct sload_quota *q, int type)
 {
 	struct f2fs_node *n = &q->inode;
 	uint32_t nblk = 0, base = sload_inode_extra_words(&n->i);
-	uint8_t *f = build_file(q, &nblk);
+	uint8_t *f = build_file(q, type, &nblk);
 	struct sload_fmap m;
 	int err;
 
@@ -382,7 +344,7 @@ int sload_quota_write(struct sload_ctx *c)
 
 		if (!c->quota[t].ino)
 			continue;
-		err = write_one(c, &c->quota[t]);
+		err = write_one(c, &c->quota[t], t);
 		if (err)
 			return err;
 	}
