@@ -714,6 +714,12 @@ static int repair(struct fsck_ctx *ctx)
 		fsck_print_repair(ctx, "refused", 0);
 		return FSCK_EXIT_UNCORRECTED;
 	}
+	if (ctx->fs && ctx->fs->cp_unread_maybe_newer && !ctx->opt.dry_run) {
+		fsck_fail(ctx, "io_error", "checkpoint pack %d cannot be read and may hold a newer "
+			  "checkpoint than the one checked: a repair would write over it from the "
+			  "older state (nothing was written)", 2 - ctx->fs->cp_index);
+		return FSCK_EXIT_ERROR;
+	}
 	if (ctx->opt.undo_file && !ctx->opt.dry_run) {
 		err = f2fs_dev_start_undo(ctx->fs->dev, ctx->opt.undo_file);
 		if (err) {

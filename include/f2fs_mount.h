@@ -76,6 +76,10 @@ struct f2fs_fs {
 	struct f2fs_check_result cp_check[2];	/* pack 1 and pack 2 */
 	uint64_t cp_version[2];
 	int cp_index;				/* 0 (pack 1) or 1 (pack 2) */
+	/* A pack that could not be read (I/O error) may be newer than the
+	 * one in use: its first block was unreadable, or it names a newer
+	 * version.  A repair would commit over it from the older state. */
+	bool cp_unread_maybe_newer;
 	uint32_t cp_start_blkaddr;		/* first block of the chosen pack */
 	uint8_t *cp_buf;			/* cp block + cp_payload blocks */
 	struct f2fs_checkpoint *cp;		/* == (void *)cp_buf */

@@ -143,6 +143,24 @@ static void rebuild_superblock(struct f2fs_fs *fs)
 
 /* ---- checkpoint ------------------------------------------------------ */
 
+/* Whether pack `other`, not in use, failed on an I/O error and may hold a
+ * newer checkpoint than the pack in use: its first block could not be
+ * read (its version is unknown), or that block is sound and names a newer
+ * version (the last block failed). */
+static bool unread_pack_maybe_newer(const struct f2fs_fs *fs, const uint8_t *first, int other)
+{
+	const struct f2fs_checkpoint *cp = (const void *)first;
+	int err = fs->cp_check[other].err;
+	const char *why;
+
+	if (!err || err == -EFSCORRUPTED)
+		return false;
+	if (f2fs_cp_block_validate(cp, &why))
+		return true;
+	return f2fs_cp_version_newer(le64_to_cpu(cp->checkpoint_ver),
+				     fs->cp_version[fs->cp_index]);
+}
+
 /* Read both packs and choose the newer valid one (signed difference). */
 static int choose_checkpoint(struct f2fs_fs *fs, uint8_t first[2][F2FS_BLKSIZE])
 {
@@ -150,9 +168,11 @@ static int choose_checkpoint(struct f2fs_fs *fs, uint8_t first[2][F2FS_BLKSIZE])
 	int i;
 
 	fs->cp_index = -1;
+	fs->cp_unread_maybe_newer = false;
 	for (i = 0; i < 2; i++) {
 		struct f2fs_check_result *r = &fs->cp_check[i];
 
+		memset(first[i], 0, F2FS_BLKSIZE);
 		r->err = f2fs_cp_pack_read(fs->dev, cp_blkaddr + (uint32_t)i * BLKS_PER_SEG,
 					   first[i], &fs->cp_version[i], &r->why);
 	}
@@ -164,6 +184,8 @@ static int choose_checkpoint(struct f2fs_fs *fs, uint8_t first[2][F2FS_BLKSIZE])
 		fs->cp_index = 1;
 	if (fs->cp_index < 0)
 		return -EFSCORRUPTED;
+	fs->cp_unread_maybe_newer = unread_pack_maybe_newer(fs, first[1 - fs->cp_index],
+							    1 - fs->cp_index);
 	fs->cp_start_blkaddr = cp_blkaddr + (uint32_t)fs->cp_index * BLKS_PER_SEG;
 	return 0;
 }

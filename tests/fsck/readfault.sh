@@ -72,6 +72,33 @@ stops "$NAT:short,$NAT2:short"
 stops "$FILE_NODE"
 stops "$FILE_NODE:short"
 stops "$ROOT_DENT"
+# -y with a checkpoint pack unreadable: a pack whose first block cannot be
+# read may hold a newer checkpoint than the one checked, and a repair would
+# commit over it from the older state: refused, exit 8, nothing written.
+# A pack whose last block fails but whose first names an older version is
+# no such risk: the repair goes on.
+INUSE=$("$DUMP" "$IMG" 2>/dev/null | sed -n 's/^checkpoint pack in use *\([12]\).*/\1/p')
+[ -n "$INUSE" ] || hard_error "dump.f2fs names no checkpoint pack in use"
+for spec in "$((CP + (INUSE - 1) * 512))" "$((CP + (2 - INUSE) * 512))"; do
+	run_fsck "$IMG" --read-fault "$spec" -y
+	if [ "$RC" = 8 ] && grep -q "may hold a newer checkpoint" "$ERR" &&
+	   [ "$(cksum <"$IMG")" = "$sum0" ]; then
+		pass "-y with checkpoint block $spec unreadable: refused, nothing written"
+	else
+		fail "-y with checkpoint block $spec unreadable: exit $RC: $(head -2 "$ERR" | tr '\n' ' ')"
+	fi
+done
+cp --sparse=always "$IMG" "$WORK/older.img"
+OLDER=$((CP + (2 - INUSE) * 512))
+# cp_pack_total_block_count: byte 136 of the pack's first block
+TOTAL=$(od -An -tu4 -j $((OLDER * 4096 + 136)) -N4 "$IMG" | tr -d ' ')
+[ "${TOTAL:-0}" -ge 3 ] || hard_error "the older pack's block count is $TOTAL"
+run_fsck "$WORK/older.img" --read-fault "$((OLDER + TOTAL - 1))" -y
+if [ "$RC" != 8 ] && ! grep -q "may hold a newer checkpoint" "$ERR"; then
+	pass "-y with the older pack's last block unreadable: the repair goes on (exit $RC)"
+else
+	fail "-y with the older pack's last block unreadable: exit $RC: $(head -2 "$ERR" | tr '\n' ' ')"
+fi
 run_fsck "$IMG" --read-fault 12x
 [ "$RC" = 16 ] || fail "--read-fault 12x: exit $RC, expected 16"
 run_fsck "$IMG"
