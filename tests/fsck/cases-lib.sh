@@ -48,19 +48,28 @@ with open(os.path.join(work, 'srcind', 'huge'), 'wb') as f:
 PY
 }
 
+# The bases are the same bytes on every run (fixed UUID, checkpoint seed and
+# timestamps, with both tools' mkfs and sload), so that a repaired image can
+# be recognised by its content: tests/fsck/kernel-repair.sh boots once per
+# run for an image both builds of scripts/test make alike.
+REPRO_UUID=6b3c2a9e-8f1d-4c2b-9a7e-1f0e2d3c4b5a
+REPRO_TIME=1764547200
+REPRO_MKFS="-r -T $REPRO_TIME -U $REPRO_UUID"
+
 # base NAME SIZE SRC MKFS MKFS-OPTIONS...: SRC is loaded by our sload.f2fs,
 # or by BASE_SLOAD when set (f2fs-tools' for the bases below that say why)
 base() {
 	local name=$1 size=$2 src=$3 mkfs=$4 img=$WORK/base-$1.img
 	shift 4
 	truncate -s "$size" "$img" || hard_error truncate
-	"$mkfs" -f -q "$@" "$img" >/dev/null 2>&1 || hard_error "mkfs $* for base $name"
+	# shellcheck disable=SC2086
+	"$mkfs" -f -q $REPRO_MKFS "$@" "$img" >/dev/null 2>&1 || hard_error "mkfs $* for base $name"
 	if [ -n "$src" ]; then
 		if [ -n "${BASE_SLOAD:-}" ]; then
 			# f2fs-tools' sload exits 1 after its own fsck summary; the image is checked below
-			"$BASE_SLOAD" -f "$src" "$img" >/dev/null 2>&1
+			"$BASE_SLOAD" -T "$REPRO_TIME" -f "$src" "$img" >/dev/null 2>&1
 		else
-			"$SLOAD" -f "$src" "$img" >"$WORK/sload.log" 2>&1 ||
+			"$SLOAD" -T "$REPRO_TIME" -f "$src" "$img" >"$WORK/sload.log" 2>&1 ||
 				hard_error "base $name: sload.f2fs: $(tail -2 "$WORK/sload.log")"
 		fi
 	fi
@@ -97,9 +106,10 @@ base tools 256M "" "$MKFS_ORACLE" -O extra_attr,inode_checksum,quota,lost_found
 base_quota() {
 	local img=$WORK/base-quota.img i=0 p ino
 	truncate -s 256M "$img" || hard_error truncate
-	"$MKFS" -f -q -O extra_attr,inode_checksum,quota,project_quota,lost_found "$img" \
+	# shellcheck disable=SC2086
+	"$MKFS" -f -q $REPRO_MKFS -O extra_attr,inode_checksum,quota,project_quota,lost_found "$img" \
 		>/dev/null 2>&1 || hard_error "mkfs for base quota"
-	"$SLOAD_ORACLE" -f "$WORK/src" "$img" >/dev/null 2>&1	# see base pop
+	"$SLOAD_ORACLE" -T "$REPRO_TIME" -f "$WORK/src" "$img" >/dev/null 2>&1	# see base pop
 	for p in /a.txt /d1 /d1/mid /many/entry_7 /small/x /small; do
 		ino=$(ino_of "$img" $p)
 		"$INJECT" --node --nid "$ino" --mb i_uid --val $((1000 + i % 3)) "$img" >/dev/null 2>&1 &&
@@ -320,7 +330,7 @@ PY
 # move the entries out to a block (f2fs_move_inline_dirents)
 inline_dir_reserve() {
 	local ino
-	"$SLOAD" -f "$WORK/srcsmall" "$IMG" >>"$WORK/inject.log" 2>&1 ||
+	"$SLOAD" -T "$REPRO_TIME" -f "$WORK/srcsmall" "$IMG" >>"$WORK/inject.log" 2>&1 ||
 		echo "inject failed: sload.f2fs" >>"$WORK/inject.err"
 	CASE_SRC=$WORK/srcsmall
 	ino=$(ino_of "$IMG" /dir)
@@ -380,14 +390,14 @@ PY
 # dump.f2fs extracts from the repaired image.  sload exits 1 after its own
 # fsck summary: the verdict is ours to make.
 sload_case() {
-	"$SLOAD_ORACLE" -f "$1" "$IMG" >>"$WORK/inject.log" 2>&1
+	"$SLOAD_ORACLE" -T "$REPRO_TIME" -f "$1" "$IMG" >>"$WORK/inject.log" 2>&1
 	CASE_SRC=$1
 }
 
 # our_sload SRC: copy the tree SRC into the case image with our
 # sload.f2fs (small directories inline, as the kernel keeps them).
 our_sload() {
-	"$top_builddir/sload/sload.f2fs" -f "$1" "$IMG" >>"$WORK/inject.log" 2>&1 ||
+	"$top_builddir/sload/sload.f2fs" -T "$REPRO_TIME" -f "$1" "$IMG" >>"$WORK/inject.log" 2>&1 ||
 		echo "inject failed: sload.f2fs" >>"$WORK/inject.err"
 	CASE_SRC=$1
 }
