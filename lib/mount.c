@@ -153,7 +153,7 @@ static bool unread_pack_maybe_newer(const struct f2fs_fs *fs, const uint8_t *fir
 	int err = fs->cp_check[other].err;
 	const char *why;
 
-	if (!err || err == -EFSCORRUPTED)
+	if (err != -EIO)	/* a damaged or torn pack is no read error */
 		return false;
 	if (f2fs_cp_block_validate(cp, &why))
 		return true;
