@@ -86,34 +86,8 @@ CASES=$REPAIRED_CASES REPAIRED_DIR=$KWORK/cases bash "$top_srcdir/tests/fsck/rep
 KERNEL_VERIFIED=${KERNEL_VERIFIED:-}
 [ -z "$KERNEL_VERIFIED" ] || touch "$KERNEL_VERIFIED" || hard_error "cannot write $KERNEL_VERIFIED"
 # image_hash FILE: the content hash of an image before any boot writes to
-# it: every non-zero 4 KiB block with its offset (holes are not read)
-image_hash() {
-	python3 -c '
-import hashlib, os, sys
-h = hashlib.sha256()
-fd = os.open(sys.argv[1], os.O_RDONLY)
-end = os.fstat(fd).st_size
-h.update(b"size %d;" % end)
-pos = 0
-zero = bytes(4096)
-while pos < end:
-    try:
-        pos = os.lseek(fd, pos, os.SEEK_DATA)
-    except OSError:
-        break
-    stop = os.lseek(fd, pos, os.SEEK_HOLE)
-    while pos < stop:
-        buf = os.pread(fd, min(stop - pos, 1 << 20), pos)
-        if not buf:
-            break
-        for o in range(0, len(buf), 4096):
-            blk = buf[o:o + 4096]
-            if blk != zero[:len(blk)]:
-                h.update(b"%d:" % (pos + o))
-                h.update(blk)
-        pos += len(buf)
-print(h.hexdigest())' "$1"
-}
+# it (kt_imgsum: its data extents only), as one word
+image_hash() { kt_imgsum "$1" | tr ' ' ':'; }
 # verified_manifest HASH: the kernel's manifest line of an image with those
 # bytes that passed in an earlier boot of this run (empty when none did)
 verified_manifest() {
