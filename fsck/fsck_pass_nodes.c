@@ -300,7 +300,7 @@ static void prune_names(struct fsck_walk *w)
 }
 
 static void remember_name(struct fsck_walk *w, uint32_t ino, const char *dir_path,
-			  const char *name, const struct fsck_dent_loc *loc)
+			  const char *name, const struct fsck_dent_loc *loc, uint8_t ftype)
 {
 	size_t dl = dir_path ? strlen(dir_path) : 0, nl = strlen(name);
 	struct fsck_name *nm;
@@ -328,11 +328,12 @@ static void remember_name(struct fsck_walk *w, uint32_t ino, const char *dir_pat
 	memcpy(nm->where + dl + 1, name, nl + 1);
 	nm->ino = ino;
 	nm->loc = *loc;
+	nm->ftype = ftype;
 	w->n_names++;
 }
 
 bool fsck_walk_name(struct fsck_walk *w, uint32_t ino, const char *dir_path, const char *name,
-		    const struct fsck_dent_loc *loc)
+		    const struct fsck_dent_loc *loc, uint8_t ftype)
 {
 	const struct fsck_nid_info *ni = &w->ctx->ni[ino];
 	char *where;
@@ -348,7 +349,7 @@ bool fsck_walk_name(struct fsck_walk *w, uint32_t ino, const char *dir_path, con
 		return false;
 	}
 	if ((ni->flags & FSCK_NI_QUEUED) && !(ni->flags & FSCK_NI_INODE))
-		remember_name(w, ino, dir_path, name, loc);
+		remember_name(w, ino, dir_path, name, loc, ftype);
 	return true;
 }
 
@@ -835,6 +836,29 @@ static void count_inode_type(struct fsck_ctx *ctx, uint16_t mode)
 		ctx->st.specials++;
 }
 
+/* The other entries of a hard-linked inode, met while it waited in the
+ * queue: each entry's type must be the inode's too (readdir() gives the
+ * entry's type).  Entries typed as directories, or naming one, are the
+ * directory pass's (a directory has one name; the others go). */
+static void check_remembered_ftypes(struct fsck_walk *w, uint32_t ino, const struct fsck_file *f)
+{
+	struct fsck_ctx *ctx = w->ctx;
+
+	if (ino >= ctx->fs->max_nid || ctx->ni[ino].links_found < 2 ||
+	    f->ftype == F2FS_FT_UNKNOWN || f->is_dir)
+		return;
+	for (uint32_t i = 0; i < w->n_names; i++) {
+		const struct fsck_name *nm = &w->names[i];
+
+		if (nm->ino != ino || nm->ftype == f->ftype || nm->ftype == F2FS_FT_DIR)
+			continue;
+		fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = ino, .path = nm->where,
+			    .found = nm->ftype, .expected = f->ftype,
+			    .str = nm->where + strlen(nm->where) + 1));
+		fsck_fix_dentry(ctx, &nm->loc, NULL, FSCK_DENT_FTYPE, f->ftype);
+	}
+}
+
 /* Checks that need the item (how the inode was reached). */
 static void check_item(struct fsck_walk *w, const struct fsck_item *it,
 		       const struct f2fs_inode *ri)
@@ -852,6 +876,7 @@ static void check_item(struct fsck_walk *w, const struct fsck_item *it,
 		if (it->kind == ITEM_NS && it->loc.dir_ino)
 			fsck_fix_dentry(ctx, &it->loc, NULL, FSCK_DENT_FTYPE, f->ftype);
 	}
+	check_remembered_ftypes(w, it->ino, f);
 	/* f2fs_fill_super() refuses a root without i_size (or i_blocks,
 	 * which check_sizes() sets); i_links is counted like any other */
 	if (it->ino == F2FS_ROOT_INO && it->kind == ITEM_NS && f->is_dir && !le64_to_cpu(ri->i_size))

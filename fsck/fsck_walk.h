@@ -113,6 +113,7 @@ struct fsck_name {
 	uint32_t ino;
 	char *where;		/* the directory's path, NUL, the name */
 	struct fsck_dent_loc loc;
+	uint8_t ftype;		/* the entry's file type */
 };
 
 struct fsck_walk {
@@ -170,7 +171,7 @@ uint8_t fsck_mode_to_ftype(uint16_t mode);
  * walk refused that inode (the entry was reported and dropped), else true
  * (the name is remembered while the inode waits). */
 bool fsck_walk_name(struct fsck_walk *w, uint32_t ino, const char *dir_path, const char *name,
-		    const struct fsck_dent_loc *loc);
+		    const struct fsck_dent_loc *loc, uint8_t ftype);
 
 /* fsck_inode.c: checks of the inode's own fields; fills w->file.
  * Returns false when the inode is too broken to walk its blocks. */
