@@ -94,6 +94,7 @@ struct fsck_nid_info {
 	uint8_t flags;		/* FSCK_NI_* */
 	uint8_t ftype;		/* F2FS_FT_* from i_mode */
 	uint8_t dropped;	/* an inode the walk refused: every name of it goes */
+	uint8_t mode_read;	/* ftype is the inode's own (the walk checked it) */
 };
 
 /* Subdirectory counts of directories (fsck_subdirs.c). */

@@ -283,7 +283,22 @@ static void report_dropped_name(struct fsck_ctx *ctx, uint32_t ino, const char *
 	fsck_fix_dentry(ctx, loc, NULL, FSCK_DENT_DROP, 0);
 }
 
-/* Forget the names of inodes the walk has decided on. */
+/* A name met while its inode waited in the queue, the inode now checked:
+ * its type must be the inode's too (readdir() gives the entry's type).
+ * Names of directories are the directory pass's (one name; the others go). */
+static void check_name_ftype(struct fsck_ctx *ctx, const struct fsck_name *nm,
+			     const struct fsck_nid_info *ni)
+{
+	if (!ni->mode_read || ni->dropped || (ni->flags & FSCK_NI_DIR) ||
+	    ni->ftype == F2FS_FT_UNKNOWN || nm->ftype == F2FS_FT_DIR || nm->ftype == ni->ftype)
+		return;
+	fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = nm->ino, .path = nm->where,
+		    .found = nm->ftype, .expected = ni->ftype,
+		    .str = nm->where + strlen(nm->where) + 1));
+	fsck_fix_dentry(ctx, &nm->loc, NULL, FSCK_DENT_FTYPE, ni->ftype);
+}
+
+/* Settle the names of inodes the walk has decided on, and forget them. */
 static void prune_names(struct fsck_walk *w)
 {
 	uint32_t k = 0;
@@ -291,10 +306,12 @@ static void prune_names(struct fsck_walk *w)
 	for (uint32_t i = 0; i < w->n_names; i++) {
 		const struct fsck_nid_info *ni = &w->ctx->ni[w->names[i].ino];
 
-		if ((ni->flags & FSCK_NI_INODE) || ni->dropped)
+		if ((ni->flags & FSCK_NI_INODE) || ni->dropped) {
+			check_name_ftype(w->ctx, &w->names[i], ni);
 			free(w->names[i].where);
-		else
+		} else {
 			w->names[k++] = w->names[i];
+		}
 	}
 	w->n_names = k;
 }
@@ -836,29 +853,6 @@ static void count_inode_type(struct fsck_ctx *ctx, uint16_t mode)
 		ctx->st.specials++;
 }
 
-/* The other entries of a hard-linked inode, met while it waited in the
- * queue: each entry's type must be the inode's too (readdir() gives the
- * entry's type).  Entries typed as directories, or naming one, are the
- * directory pass's (a directory has one name; the others go). */
-static void check_remembered_ftypes(struct fsck_walk *w, uint32_t ino, const struct fsck_file *f)
-{
-	struct fsck_ctx *ctx = w->ctx;
-
-	if (ino >= ctx->fs->max_nid || ctx->ni[ino].links_found < 2 ||
-	    f->ftype == F2FS_FT_UNKNOWN || f->is_dir)
-		return;
-	for (uint32_t i = 0; i < w->n_names; i++) {
-		const struct fsck_name *nm = &w->names[i];
-
-		if (nm->ino != ino || nm->ftype == f->ftype || nm->ftype == F2FS_FT_DIR)
-			continue;
-		fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = ino, .path = nm->where,
-			    .found = nm->ftype, .expected = f->ftype,
-			    .str = nm->where + strlen(nm->where) + 1));
-		fsck_fix_dentry(ctx, &nm->loc, NULL, FSCK_DENT_FTYPE, f->ftype);
-	}
-}
-
 /* Checks that need the item (how the inode was reached). */
 static void check_item(struct fsck_walk *w, const struct fsck_item *it,
 		       const struct f2fs_inode *ri)
@@ -876,7 +870,6 @@ static void check_item(struct fsck_walk *w, const struct fsck_item *it,
 		if (it->kind == ITEM_NS && it->loc.dir_ino)
 			fsck_fix_dentry(ctx, &it->loc, NULL, FSCK_DENT_FTYPE, f->ftype);
 	}
-	check_remembered_ftypes(w, it->ino, f);
 	/* f2fs_fill_super() refuses a root without i_size (or i_blocks,
 	 * which check_sizes() sets); i_links is counted like any other */
 	if (it->ino == F2FS_ROOT_INO && it->kind == ITEM_NS && f->is_dir && !le64_to_cpu(ri->i_size))
@@ -1090,6 +1083,7 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 	w->cur_nid = it->ino;
 	w->cur_addr = it->addr;
 	ni->ftype = w->file.ftype;
+	ni->mode_read = 1;
 	ni->i_links = le32_to_cpu(ri->i_links);
 	if (w->file.is_dir)
 		ni->flags |= FSCK_NI_DIR;
@@ -1469,6 +1463,8 @@ int fsck_pass_nodes(struct fsck_ctx *ctx)
 	}
 	if (!w.err)
 		walk_lost(&w);
+	if (!w.err)
+		prune_names(&w);
 	if (!w.err)
 		w.err = fsck_shared_settle(&w);
 	err = w.err;
