@@ -351,6 +351,9 @@ void fsck_fix_dentry(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, cons
 	case FSCK_DENT_INO:
 		de->ino = cpu_to_le32(val);
 		break;
+	case FSCK_DENT_NAMELEN:
+		de->name_len = cpu_to_le16((uint16_t)val);
+		break;
 	}
 }
 

@@ -200,6 +200,48 @@ static bool name_from_inode(struct fsck_walk *w, const struct dir_state *s,
 	return ok;
 }
 
+static bool is_dots(const uint8_t *name, uint32_t len)
+{
+	return (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.');
+}
+
+/* When an entry's name_len is damaged (the entry, read with it, is invalid
+ * or does not hash to its hash_code): the length of the name its inode
+ * keeps (i_namelen, i_name), if that inode names this directory as i_pino,
+ * its name fits the block from this slot on, the slot's name bytes begin
+ * with it and it hashes to the entry's hash_code.  Only the length was
+ * damaged then; 0 when not. */
+static uint32_t namelen_from_inode(struct fsck_walk *w, const struct dir_state *s,
+				   const struct f2fs_dir_entry *de, const uint8_t *name,
+				   uint32_t slot, uint32_t nslots)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint32_t ino = le32_to_cpu(de->ino), len = le16_to_cpu(de->name_len), kept = 0;
+	uint32_t addr, hash, klen;
+	struct f2fs_nat_entry e;
+	struct f2fs_node *n;
+
+	if (len && len <= F2FS_NAME_LEN && slot + GET_DENTRY_SLOTS(len) <= nslots &&
+	    (is_dots(name, len) || !name_hash(&s->d, name, len, &hash) ||
+	     hash == le32_to_cpu(de->hash_code)))
+		return 0;	/* the entry holds together as it is */
+	if (ino < F2FS_RESERVED_NODE_NUM || ino >= ctx->fs->max_nid || !fsck_nat_lookup(ctx, ino, &e))
+		return 0;
+	addr = le32_to_cpu(e.block_addr);
+	if (!fsck_addr_in_main(ctx, addr) || !(n = malloc(sizeof(*n))))
+		return 0;
+	if (!f2fs_dev_read(ctx->fs->dev, addr, 1, n) && le32_to_cpu(n->footer.nid) == ino &&
+	    le32_to_cpu(n->footer.ino) == ino && le32_to_cpu(n->i.i_pino) == s->d.ino &&
+	    (klen = le32_to_cpu(n->i.i_namelen)) != len && klen && klen <= F2FS_NAME_LEN &&
+	    slot + GET_DENTRY_SLOTS(klen) <= nslots && !memcmp(name, n->i.i_name, klen) &&
+	    !is_dots(name, klen) &&
+	    (s->d.encrypted || (!memchr(name, '/', klen) && !memchr(name, 0, klen))) &&
+	    name_hash(&s->d, name, klen, &hash) && hash == le32_to_cpu(de->hash_code))
+		kept = klen;
+	free(n);
+	return kept;
+}
+
 /* ---- one entry ---- */
 
 /* File type of inode ino for an entry that has none valid: from the walk
@@ -520,11 +562,6 @@ static void drop_repeated_names(struct fsck_walk *w, struct dir_state *s)
 	free(buf);
 }
 
-static bool is_dots(const uint8_t *name, uint32_t len)
-{
-	return (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.');
-}
-
 static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f2fs_dir_entry *de,
 			const uint8_t *name, uint32_t len, uint32_t slot, uint32_t bidx,
 			uint32_t level, uint64_t bucket)
@@ -579,6 +616,23 @@ static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f
 		note_seen(w, s, name, len, slot, bidx, le32_to_cpu(de->ino));
 }
 
+/* An entry whose name_len alone was damaged (namelen_from_inode()): the
+ * length written back, and the scan goes on with it (*len). */
+static void restore_namelen(struct fsck_walk *w, struct dir_state *s, const struct f2fs_dir_entry *de,
+			    const uint8_t *name, uint32_t slot, uint32_t nslots, uint32_t *len)
+{
+	char pname[F2FS_NAME_LEN * 4 + 1];
+	uint32_t kept = namelen_from_inode(w, s, de, name, slot, nslots);
+
+	if (!kept)
+		return;
+	printable(pname, sizeof(pname), name, kept);
+	fsck_report(w->ctx, PR_DENT_NAME_LEN_KEPT, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
+		    .str = pname, .idx = slot, .found = *len, .expected = kept));
+	fix_entry(w, s, slot, FSCK_DENT_NAMELEN, kept);
+	*len = kept;
+}
+
 /* Scan one dentry area; bidx UINT32_MAX for the inline area. */
 static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8_t *bitmap,
 			   const struct f2fs_dir_entry *dent, const uint8_t *names,
@@ -606,6 +660,7 @@ static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8
 			i++;
 			continue;
 		}
+		restore_namelen(w, s, de, names + (size_t)i * F2FS_SLOT_LEN, i, nslots, &len);
 		if (len == 0 || len > F2FS_NAME_LEN) {
 			fsck_report(ctx, PR_DENT_NAME_LEN, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 				    .idx = i, .found = len));

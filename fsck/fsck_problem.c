@@ -257,6 +257,9 @@ const struct fsck_problem_def fsck_problems[] = {
 	P(DENT_DUP_NAME, E, false, FIX_DENTRY_DROP,
 	  "{path}: entry '{str}' for ino {found} appears again (block {idx}): readdir lists "
 	  "the name twice, lookup finds only the first"),
+	P(DENT_NAME_LEN_KEPT, E, false, FIX_DENTRY_FIX,
+	  "{path}: entry '{str}' in slot {idx} has name length {found}; its inode keeps that name, "
+	  "{expected} bytes long, under this directory and the entry's hash"),
 	P(SSA_NID, E, true, FIX_SSA_ENTRY,
 	  "block {blkaddr}: summary names nid {found}, the owner is {expected}"),
 	P(SSA_OFS, E, true, FIX_SSA_ENTRY,

@@ -117,6 +117,7 @@ enum fsck_dent_op {
 	FSCK_DENT_FTYPE,	/* set file_type to val */
 	FSCK_DENT_HASH,		/* set hash_code to val */
 	FSCK_DENT_INO,		/* set ino to val */
+	FSCK_DENT_NAMELEN,	/* set name_len to val */
 };
 
 /* ---- fsck_fix.c: recording ---- */
