@@ -17,6 +17,7 @@
 #include "f2fs_super.h"
 #include "f2fs_ckpt.h"
 #include "f2fs_features.h"
+#include "f2fs_quota.h"
 
 static void read_superblocks(struct f2fs_fs *fs)
 {
@@ -666,6 +667,82 @@ static void choose_copy_root_agrees(struct f2fs_fs *fs)
 	fs->salvage.sb_cp_disagrees_why = why;
 }
 
+/* Whether two valid copies differ in their qf_ino words only (and the
+ * checksum that covers them). */
+static bool copies_differ_in_qf_ino_only(const struct f2fs_fs *fs)
+{
+	struct f2fs_super_block a = fs->sb_copy[0], b = fs->sb_copy[1];
+
+	if (!memcmp(a.qf_ino, b.qf_ino, sizeof(a.qf_ino)))
+		return false;
+	memcpy(b.qf_ino, a.qf_ino, sizeof(a.qf_ino));
+	b.crc = a.crc;
+	return !memcmp(&a, &b, sizeof(a));
+}
+
+/* Whether inode ino holds a quota file of type t: its inode block where
+ * the NAT says, a regular file with its data in blocks, the first of them
+ * opening with that type's quota header. */
+static bool holds_quota_file(struct f2fs_fs *fs, uint32_t ino, int t)
+{
+	struct f2fs_dqinfo info;
+	struct f2fs_nat_entry e;
+	struct f2fs_node *node;
+	uint32_t addr, extra = 0;
+	bool ok = false;
+
+	if (!ino || f2fs_fs_nat_entry(fs, ino, &e) || le32_to_cpu(e.ino) != ino)
+		return false;
+	addr = le32_to_cpu(e.block_addr);
+	node = malloc(2 * F2FS_BLKSIZE);
+	if (!node)
+		return false;
+	if (!f2fs_blkaddr_in_main(fs, addr) || f2fs_dev_read(fs->dev, addr, 1, node) ||
+	    le32_to_cpu(node->footer.nid) != ino || le32_to_cpu(node->footer.ino) != ino ||
+	    (le16_to_cpu(node->i.i_mode) & 0xF000) != 0x8000 ||
+	    (node->i.i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY)))
+		goto out;
+	if (node->i.i_inline & F2FS_EXTRA_ATTR)
+		extra = le16_to_cpu(node->i.i_extra_isize) / 4;
+	if (extra >= DEF_ADDRS_PER_INODE)
+		goto out;
+	addr = le32_to_cpu(node->i.i_addr[extra]);
+	if (f2fs_blkaddr_in_main(fs, addr) &&
+	    !f2fs_dev_read(fs->dev, addr, 1, (uint8_t *)node + F2FS_BLKSIZE))
+		ok = !f2fs_quota_header_read((const uint8_t *)node + F2FS_BLKSIZE, t, &info);
+out:
+	free(node);
+	return ok;
+}
+
+/* Salvage: two valid copies that differ in their qf_ino words only, and
+ * where they differ the first copy's (the one the kernel takes) names no
+ * quota file of that type while the other copy's does: the first is the
+ * damaged one (the kernel would take a user's file, or nothing, for the
+ * quota file, and the real one would be left unreachable). */
+static void choose_copy_quota_agrees(struct f2fs_fs *fs)
+{
+	int first = fs->sb_index, other = 1 - first;
+
+	if (first < 0 || fs->salvage.sb_rebuilt || fs->salvage.sb_cp_disagrees >= 0 ||
+	    fs->sb_check[other].err || !(fs->features & F2FS_FEATURE_QUOTA_INO) ||
+	    !copies_differ_in_qf_ino_only(fs))
+		return;
+	for (int t = 0; t < 3; t++) {
+		uint32_t a = le32_to_cpu(fs->sb_copy[first].qf_ino[t]);
+		uint32_t b = le32_to_cpu(fs->sb_copy[other].qf_ino[t]);
+
+		if (a != b && (holds_quota_file(fs, a, t) || !holds_quota_file(fs, b, t)))
+			return;
+	}
+	fs->sb_index = other;
+	fs->sb = fs->sb_copy[other];
+	fs->salvage.sb_cp_disagrees = first;
+	fs->salvage.sb_cp_disagrees_why = "its qf_ino names an inode that holds no quota file of "
+		"its type (the kernel would take it for one), and the other copy's name the quota "
+		"files";
+}
+
 /* A truncated single device: read its missing tail as zeroes, so that
  * what lies inside is checked and read as the kernel reads it. */
 static void assume_full_device(struct f2fs_fs *fs)
@@ -701,6 +778,8 @@ static int open_volume(struct f2fs_fs *fs, bool salvage)
 		summaries_from_older_pack(fs);
 	if (!err && salvage)
 		choose_copy_root_agrees(fs);
+	if (!err && salvage)
+		choose_copy_quota_agrees(fs);
 	if (!fs->salvage.sb_rebuilt && !fs->salvage.cp_crc_only)
 		return err;
 	if (err && err != -EFSCORRUPTED && err != -EFSBADCRC)
