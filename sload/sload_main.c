@@ -265,11 +265,23 @@ static int check_volume(struct sload_ctx *c)
 		sload_err("%s: -c needs a volume with the compression feature", c->o.device);
 		return -1;
 	}
-	if (fs->ndevs > 1) {
-		sload_err("%s: multi-device volumes are not supported", c->o.device);
-		return -1;
-	}
 	return 0;
+}
+
+/* A multi-device volume (mkfs.f2fs -c): devices 1.. from the superblock's
+ * device list, as fsck.f2fs and dump.f2fs open them (f2fs-tools' sload
+ * takes them from there too); the load then allocates across them. */
+static int open_members(struct sload_ctx *c, const struct f2fs_dev_opts *opts)
+{
+	uint32_t failed;
+	char msg[160];
+	int err = f2fs_fs_open_members(c->fs, opts, &failed);
+
+	if (!err)
+		return 0;
+	f2fs_fs_member_error(c->fs, failed, err, msg, sizeof(msg));
+	sload_err("%s: %s", c->o.device, msg);
+	return -1;
 }
 
 static int open_volume(struct sload_ctx *c)
@@ -282,7 +294,7 @@ static int open_volume(struct sload_ctx *c)
 		sload_err("%s: cannot open the volume: %s", c->o.device, f2fs_strerror(err));
 		return -1;
 	}
-	if (check_volume(c))
+	if (check_volume(c) || open_members(c, &opts))
 		return -1;
 	if (c->o.write_limit)
 		f2fs_dev_set_write_limit(c->fs->dev, c->o.write_limit);

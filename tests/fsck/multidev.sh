@@ -3,15 +3,15 @@
 # dump open devices 1.. from the superblock's device list and address the
 # whole volume through them.
 #
-# A three-device volume (our mkfs) filled by f2fs-tools' sload.f2fs (ours
-# refuses multi-device volumes) until node and data blocks lie on device 1: our fsck reports it clean, as
-# f2fs-tools does; dump extracts the tree byte for byte; an inode block
+# A three-device volume (our mkfs) filled by our sload.f2fs until node and
+# data blocks lie on device 1: our fsck reports it clean, as f2fs-tools
+# does; dump extracts the tree byte for byte; an inode block
 # zeroed on device 1 is found (exit 4; f2fs-tools finds it too), repaired
 # (-y, exit 1), and both checkers find the result clean.  A missing device
 # and a device smaller than its stretch of the volume are operational
 # errors (exit 8) that name the device.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
-require "$MKFS" "$DUMP" "$SLOAD_ORACLE" "$FSCK_ORACLE"
+require "$MKFS" "$DUMP" "$SLOAD" "$FSCK_ORACLE"
 
 # Device paths go into the superblock (63 characters at most).
 SHORT=$(mktemp -d /tmp/f2md.XXXXXX) || hard_error "cannot create a directory in /tmp"
@@ -35,9 +35,13 @@ for i in $(seq 0 19); do
 	head -c $(((i % 7 + 1) * 700000)) /dev/urandom >"$TREE/d$((i % 3))/big$i"
 done
 
-for f in "$d0" "$d1" "$d2"; do truncate -s 64M "$f"; done
+# Device 0 holds the metadata and a few main segments: our sload fills a
+# log's segments in address order, so the inodes reach device 1 only when
+# device 0 has little room.
+truncate -s 24M "$d0"
+for f in "$d1" "$d2"; do truncate -s 64M "$f"; done
 "$MKFS" -f -q -c "$d1" -c "$d2" "$d0" >"$WORK/mkfs.log" 2>&1 || hard_error "mkfs -c failed: $(tail -3 "$WORK/mkfs.log")"
-"$SLOAD_ORACLE" -f "$TREE" "$d0" >"$WORK/sload.log" 2>&1 || hard_error "sload.f2fs failed: $(tail -3 "$WORK/sload.log")"
+"$SLOAD" -f "$TREE" "$d0" >"$WORK/sload.log" 2>&1 || hard_error "sload.f2fs failed: $(tail -3 "$WORK/sload.log")"
 
 own=$(($(sb_num segment0_blkaddr) + $(sb_num 'devs[0].total_segments') * 512))
 [ "$own" -gt 512 ] || hard_error "cannot read the device table (device 0 holds $own blocks)"

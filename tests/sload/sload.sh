@@ -7,7 +7,8 @@
 # content, link target, xattrs, mtime, hard-link groups; dump.f2fs does not
 # extract FIFOs, sockets, devices or xattrs of symlinks: the kernel test
 # tests/sload/kernel.sh reads those; the quota files must hold the usage,
-# which both fscks check).  Also: loading into a loaded volume
+# which both fscks check).  Also: a multi-device volume (mkfs -c) loaded
+# across its devices; loading into a loaded volume
 # keeps its content and merges into its directories at any depth (a name
 # the volume has keeps the volume's entry), an unsupported volume is
 # refused with the volume unchanged, casefolded directories hash
@@ -18,7 +19,32 @@ SLOAD=${SLOAD_F2FS:-$top_builddir/sload/sload.f2fs}
 require_built "$MKFS" "$FSCK" "$DUMP" "$INJECT" "$SLOAD"
 require_oracles "$MKFS_ORACLE" "$FSCK_ORACLE"
 require_commands python3 "${CC:-cc}"
-make_scratch sload
+# The scratch goes to a memory filesystem when one keeps user, trusted and
+# security xattrs (tmpfs since Linux 6.6) and has 1 GiB free: each of the
+# ~20 read-backs below creates and removes the tree's 3,200 files, which on
+# a shared disk is most of this test's time (ASan build at load 12: 162 s
+# on ext4, 55 s on tmpfs).  SLOAD_TEST_TMPFS names another one; "none"
+# keeps ${TMPDIR:-/tmp}.
+tmpfs_keeps_xattrs() {
+	[ -d "$1" ] && [ -w "$1" ] || return 1
+	free=$(df -Pk "$1" 2>/dev/null | awk 'NR == 2 { print $4 }')
+	[ "${free:-0}" -ge 1048576 ] || return 1
+	probe=$(mktemp "$1/sload-probe.XXXXXX") || return 1
+	python3 -c '
+import os, sys
+for n in ("user.p", "trusted.p", "security.p"):
+    os.setxattr(sys.argv[1], n, b"1")
+' "$probe" 2> /dev/null
+	rc=$?
+	rm -f "$probe"
+	return $rc
+}
+FAST=${SLOAD_TEST_TMPFS:-/dev/shm}
+if [ "$FAST" != none ] && tmpfs_keeps_xattrs "$FAST"; then
+	TMPDIR=$FAST make_scratch sload
+else
+	make_scratch sload
+fi
 MANIFEST=$WORK/manifest
 ${CC:-cc} -O2 -o "$MANIFEST" "$top_srcdir/tests/sload/manifest.c" ||
 	hard_error "cannot build the manifest helper"
@@ -27,16 +53,19 @@ sh "$top_srcdir/tests/sload/gen-tree.sh" "$WORK/src" > "$WORK/gen.log" 2>&1 ||
 	hard_error "cannot build the source tree: $(tail -n 3 "$WORK/gen.log")"
 "$MANIFEST" -d "$WORK/src" > "$WORK/src.man"
 
-# clean IMG LABEL: both fscks find nothing.
+# clean IMG LABEL [in-place]: both fscks find nothing.  f2fs-tools' runs
+# on a copy, or on IMG itself with in-place (a multi-device volume: it
+# insists on the first device's own path).
 clean() {
 	if "$FSCK" "$1" > "$WORK/fsck.log" 2>&1; then
 		pass "$2: our fsck clean"
 	else
 		fail "$2: our fsck: $(grep -m 3 F2FS- "$WORK/fsck.log")"
 	fi
-	cp --sparse=always "$1" "$WORK/oracle.img"
+	oimg=$WORK/oracle.img
+	[ "${3:-}" = in-place ] && oimg=$1 || cp --sparse=always "$1" "$oimg"
 	rc=0
-	"$FSCK_ORACLE" --dry-run "$WORK/oracle.img" < /dev/null > "$WORK/ofsck.log" 2>&1 || rc=$?
+	"$FSCK_ORACLE" --dry-run "$oimg" < /dev/null > "$WORK/ofsck.log" 2>&1 || rc=$?
 	tr '\r' '\n' < "$WORK/ofsck.log" > "$WORK/ofsck.txt"
 	if [ $rc -eq 0 ] && ! grep -q '\[Fail\]' "$WORK/ofsck.txt"; then
 		pass "$2: f2fs-tools fsck clean"
@@ -113,6 +142,54 @@ load f2fs-tools-s1 "$MKFS_ORACLE" 1G "" && rm -f "$img"
 load f2fs-tools-quota "$MKFS_ORACLE" 1G "-O extra_attr,quota" && rm -f "$img"
 load f2fs-tools-full-s4 "$MKFS_ORACLE" 2G "-s 4 -O $FULL" && rm -f "$img"
 
+# A multi-device volume (mkfs -c): devices 1 and 2 are opened from the
+# superblock's device list, as fsck and dump open them, and the tree is
+# loaded across all three (device 0 holds little more than the metadata);
+# both fscks find it clean and dump reads it back.  A load with a device
+# missing is refused naming it, the volume unchanged.
+MD=$WORK/md
+[ ${#MD} -le 50 ] || MD=$(mktemp -d /tmp/f2md.XXXXXX)	# paths go into the superblock (63 bytes)
+mkdir -p "$MD"
+md0=$MD/d0.img md1=$MD/d1.img md2=$MD/d2.img
+truncate -s 24M "$md0"
+truncate -s 16M "$md1"
+truncate -s 64M "$md2"
+# used_past DEVICE: main segments with valid blocks on device DEVICE and after
+used_past() {
+	first=$("$DUMP" "$md0" 2>/dev/null | awk -v want="$1" '
+		$1 == "segment0_blkaddr" { s0 = $NF + 0 }
+		$1 == "main_blkaddr" { m = $NF + 0 }
+		$1 ~ /^devs\[[0-9]+\]\.total_segments$/ { split($1, p, /[][]/); n[p[2]] = $NF + 0 }
+		END { at = s0; for (i = 0; i < want; i++) at += n[i] * 512; print int((at - m) / 512) }')
+	"$DUMP" --sections "$md0" 2>/dev/null |
+		awk -v from="$first" '$2 ~ /^[0-9]+$/ && $2 >= from && $4 > 0 { k++ } END { print k + 0 }'
+}
+if ! "$MKFS" -f -q -O extra_attr,flexible_inline_xattr,inode_checksum -c "$md1" -c "$md2" "$md0" \
+	> "$WORK/mkfs.log" 2>&1; then
+	fail "multi-device: mkfs -c: $(tail -n 1 "$WORK/mkfs.log")"
+elif "$SLOAD" -P -f "$WORK/src" "$md0" > "$WORK/sload.log" 2>&1; then
+	pass "multi-device: loaded"
+	clean "$md0" multi-device in-place
+	same_tree "$md0" multi-device
+	on1=$(used_past 1) on2=$(used_past 2)
+	[ "$on1" -gt "$on2" ] && [ "$on2" -gt 0 ] &&
+		pass "multi-device: blocks on devices 1 ($((on1 - on2)) segments) and 2 ($on2)" ||
+		fail "multi-device: the load did not reach every device (${on1:-?} segments past device 0, ${on2:-?} past device 1)"
+	mv "$md2" "$md2.away"
+	sum=$(cat "$md0" "$md1" | cksum)
+	mkdir -p "$WORK/mdmore"
+	echo new > "$WORK/mdmore/new_file"
+	if ! "$SLOAD" -f "$WORK/mdmore" "$md0" > "$WORK/sload.log" 2>&1 &&
+	   grep -q "device 2 of the volume, $md2" "$WORK/sload.log" && [ "$(cat "$md0" "$md1" | cksum)" = "$sum" ]; then
+		pass "multi-device: a missing device is named, the volume unchanged"
+	else
+		fail "multi-device, device 2 missing: $(tail -n 1 "$WORK/sload.log")"
+	fi
+else
+	fail "multi-device: sload.f2fs: $(tail -n 2 "$WORK/sload.log")"
+fi
+rm -rf "${MD:?}"
+
 # A second load into the loaded -s 128 volume keeps what it holds.
 mkdir -p "$WORK/more/sub"
 for i in $(seq 1 250); do : > "$WORK/more/top_$i"; done
@@ -137,9 +214,14 @@ fi
 # (dirs/deep/a/b, files, dirs/hashed) adds its new names inside them; a
 # file the volume has already (files/small) keeps the volume's content and
 # the source's is skipped with a message, as f2fs-tools' sload does.
-manifest_of() {
+# extract IMG: dump.f2fs -r of IMG into $WORK/out.
+extract() {
 	rm -rf "$WORK/out"
 	"$DUMP" -r -o "$WORK/out" -P -L "$1" > "$WORK/dump.log" 2>&1
+}
+# manifest_of_out MANIFEST: the manifest of $WORK/out without what the
+# second load and the merge added; removes $WORK/out.
+manifest_of_out() {
 	for n in top_1 top_2 sub new_top; do rm -rf "${WORK:?}/out/$n"; done
 	for i in $(seq 3 250); do rm -f "$WORK/out/top_$i"; done
 	# the host stamps a directory an entry leaves: its time from the image back
@@ -148,7 +230,7 @@ manifest_of() {
 		rm -f "$WORK/out/$f"
 		touch -r "$WORK/stamp" "$WORK/out/${f%/*}" 2>/dev/null
 	done
-	"$MANIFEST" -d -i "$WORK/out" > "$2"
+	"$MANIFEST" -d -i "$WORK/out" > "$1"
 	rm -rf "$WORK/out"
 }
 M=$WORK/merge
@@ -161,8 +243,7 @@ echo top > "$M/new_top"
 if "$SLOAD" -f "$M" "$s128" > "$WORK/sload.log" 2>&1; then
 	pass "merge: loaded into existing directories"
 	clean "$s128" "merge"
-	rm -rf "$WORK/out"
-	"$DUMP" -r -o "$WORK/out" -P -L "$s128" > "$WORK/dump.log" 2>&1
+	extract "$s128"
 	[ "$(cat "$WORK/out/dirs/deep/a/b/new_deep")" = deep ] && [ "$(cat "$WORK/out/files/new_file")" = file ] &&
 	[ "$(cat "$WORK/out/dirs/hashed/new_h")" = hashed ] && [ "$(cat "$WORK/out/new_top")" = top ] &&
 		pass "merge: new names at every depth" || fail "merge: new names missing"
@@ -170,7 +251,7 @@ if "$SLOAD" -f "$M" "$s128" > "$WORK/sload.log" 2>&1; then
 		pass "merge: a file the volume has keeps its content" || fail "merge: files/small was replaced"
 	grep -q 'files/small exists in the volume' "$WORK/sload.log" &&
 		pass "merge: the skipped name is reported" || fail "merge: no message for files/small"
-	manifest_of "$s128" "$WORK/img.man"
+	manifest_of_out "$WORK/img.man"
 	diff "$WORK/src.man" "$WORK/img.man" > /dev/null &&
 		pass "merge: the rest of the tree is intact" || fail "merge: the first tree changed"
 else
@@ -179,7 +260,8 @@ fi
 # The same tree again: every name is there, nothing changes in the tree.
 if "$SLOAD" -f "$WORK/src" "$s128" > "$WORK/sload.log" 2>&1; then
 	clean "$s128" "the same tree again"
-	manifest_of "$s128" "$WORK/img2.man"
+	extract "$s128"
+	manifest_of_out "$WORK/img2.man"
 	diff "$WORK/img.man" "$WORK/img2.man" > /dev/null &&
 		pass "the same tree again: every name kept as it was" || fail "the same tree again: the tree changed"
 else
