@@ -351,7 +351,7 @@ static int open_volume(struct dump_ctx *ctx)
 static void report_io(const struct f2fs_dev *dev)
 {
 	fprintf(stderr, "dump.f2fs: io: %" PRIu64 " read calls, %" PRIu64 " blocks read\n",
-		dev->stats.read_calls, dev->stats.read_blocks);
+		f2fs_dev_stats(dev)->read_calls, f2fs_dev_stats(dev)->read_blocks);
 }
 
 int main(int argc, char **argv)

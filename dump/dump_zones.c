@@ -132,21 +132,18 @@ static void emit_zone(struct dump_ctx *ctx, struct zone_row_ctx *r, unsigned int
 static struct f2fs_dev *volume_dev(struct f2fs_dev *dev0, unsigned int d, uint64_t *vstart,
 				   uint64_t *vlen)
 {
-	if (d == 0) {
-		*vstart = 0;
-		*vlen = dev0->own_bytes / F2FS_BLKSIZE;
-		return dev0;
-	}
-	*vstart = dev0->members[d - 1].start / F2FS_BLKSIZE;
-	*vlen = dev0->members[d - 1].len / F2FS_BLKSIZE;
-	return dev0->members[d - 1].dev;
+	struct f2fs_dev *dev = f2fs_dev_part(dev0, d, vstart, vlen);
+
+	*vstart /= F2FS_BLKSIZE;
+	*vlen /= F2FS_BLKSIZE;
+	return dev;
 }
 
 static void emit_device(struct dump_ctx *ctx, struct zone_row_ctx *r, unsigned int d)
 {
 	uint64_t vstart, vlen;
 	struct f2fs_dev *dev = volume_dev(ctx->fs->dev, d, &vstart, &vlen);
-	const struct f2fs_zoned *zd = dev->zoned;
+	const struct f2fs_zoned *zd = f2fs_dev_zoned(dev);
 
 	for (uint32_t z = 0; zd && z < zd->nr_zones && zd->zones[z].start < vlen; z++)
 		emit_zone(ctx, r, d, z, &zd->zones[z], vstart);
@@ -154,16 +151,16 @@ static void emit_device(struct dump_ctx *ctx, struct zone_row_ctx *r, unsigned i
 
 static unsigned int zoned_devices(const struct f2fs_fs *fs)
 {
-	unsigned int n = fs->dev->zoned ? 1 : 0;
+	unsigned int n = f2fs_dev_zoned(fs->dev) ? 1 : 0;
 
-	for (unsigned int i = 0; i < fs->dev->nmembers; i++)
-		n += fs->dev->members[i].dev->zoned ? 1 : 0;
+	for (unsigned int i = 0; i < f2fs_dev_member_count(fs->dev); i++)
+		n += f2fs_dev_zoned(f2fs_dev_part(fs->dev, i + 1, NULL, NULL)) ? 1 : 0;
 	return n;
 }
 
 static void describe_device(struct dump_ctx *ctx, unsigned int d, const struct f2fs_dev *dev)
 {
-	const struct f2fs_zoned *zd = dev->zoned;
+	const struct f2fs_zoned *zd = f2fs_dev_zoned(dev);
 	uint64_t cap = zd->first_sequential < zd->nr_zones ?
 		       zd->zones[zd->first_sequential].capacity : zd->zone_blocks;
 	struct dump_out *o = &ctx->out;
@@ -171,7 +168,7 @@ static void describe_device(struct dump_ctx *ctx, unsigned int d, const struct f
 	if (o->json) {
 		out_obj_begin(o, NULL);
 		out_u64(o, "dev", d);
-		out_str(o, "path", dev->path);
+		out_str(o, "path", f2fs_dev_path(dev));
 		out_str(o, "model", f2fs_zoned_model_name(zd->model));
 		out_bool(o, "emulated", zd->emulated);
 		out_str(o, "zone_model_file", zd->model_path);
@@ -183,7 +180,7 @@ static void describe_device(struct dump_ctx *ctx, unsigned int d, const struct f
 		return;
 	}
 	fprintf(o->f, "device %u %s: %s%s, %u zones of %" PRIu64 " KiB (%u conventional), "
-		"capacity %" PRIu64 " KiB%s%s\n", d, dev->path, f2fs_zoned_model_name(zd->model),
+		"capacity %" PRIu64 " KiB%s%s\n", d, f2fs_dev_path(dev), f2fs_zoned_model_name(zd->model),
 		zd->emulated ? " (emulated)" : "", zd->nr_zones, zd->zone_blocks * 4,
 		zd->nr_conventional, cap * 4, zd->model_path ? ", model " : "",
 		zd->model_path ? zd->model_path : "");
@@ -217,16 +214,16 @@ int dump_zones_view(struct dump_ctx *ctx)
 		fprintf(ctx->out.f, "== zones: %u zoned device%s (block addresses of the volume) ==\n",
 			nzoned, nzoned == 1 ? "" : "s");
 	}
-	for (unsigned int d = 0; d <= fs->dev->nmembers; d++) {
+	for (unsigned int d = 0; d <= f2fs_dev_member_count(fs->dev); d++) {
 		const struct f2fs_dev *dev = volume_dev(fs->dev, d, &vstart, &vlen);
 
-		if (dev->zoned)
+		if (f2fs_dev_zoned(dev))
 			describe_device(ctx, d, dev);
 	}
 	if (ctx->out.json)
 		out_arr_end(&ctx->out);
 	table_begin(&r.t, &ctx->out, "table", zone_cols, NCOLS);
-	for (unsigned int d = 0; nzoned && d <= fs->dev->nmembers; d++)
+	for (unsigned int d = 0; nzoned && d <= f2fs_dev_member_count(fs->dev); d++)
 		emit_device(ctx, &r, d);
 	table_end(&r.t);
 	free(secs.valid);

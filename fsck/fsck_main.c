@@ -462,7 +462,7 @@ static bool device_unusable(struct fsck_ctx *ctx)
 		 sb_copy_failed(fs, 1, "the device ends before the main area"))
 		fsck_fail(ctx, "short_device", "%s: the device (%llu bytes) ends inside the "
 			  "metadata areas of the volume its superblock describes", dev,
-			  (unsigned long long)fs->dev->size_bytes);
+			  (unsigned long long)f2fs_dev_size(fs->dev));
 	else
 		return false;
 	return true;
@@ -633,7 +633,7 @@ static void format_size_classes(const uint64_t *counts, char *buf, size_t cap)
 
 static void debug_io_sizes(struct fsck_ctx *ctx)
 {
-	const struct f2fs_dev_stats *st = &ctx->fs->dev->stats;
+	const struct f2fs_dev_stats *st = f2fs_dev_stats(ctx->fs->dev);
 	char reads[F2FS_DEV_SIZE_CLASSES * 40], views[F2FS_DEV_SIZE_CLASSES * 40];
 
 	format_size_classes(st->read_sizes, reads, sizeof(reads));
@@ -649,9 +649,9 @@ static void debug_io(struct fsck_ctx *ctx)
 		   (unsigned long long)ctx->st.compress_addr_slots, (unsigned long long)ctx->st.nodes);
 	if (ctx->opt.debug && ctx->fs && ctx->fs->dev)
 		fsck_debug(ctx, 1, "I/O: %llu read calls, %llu blocks read, %llu writes",
-			   (unsigned long long)ctx->fs->dev->stats.read_calls,
-			   (unsigned long long)ctx->fs->dev->stats.read_blocks,
-			   (unsigned long long)ctx->fs->dev->stats.write_calls);
+			   (unsigned long long)f2fs_dev_stats(ctx->fs->dev)->read_calls,
+			   (unsigned long long)f2fs_dev_stats(ctx->fs->dev)->read_blocks,
+			   (unsigned long long)f2fs_dev_stats(ctx->fs->dev)->write_calls);
 	if (ctx->opt.debug && ctx->fs && ctx->fs->dev)
 		debug_io_sizes(ctx);
 }

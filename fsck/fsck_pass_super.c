@@ -375,7 +375,7 @@ static uint64_t valid_blocks_from(const struct fsck_ctx *ctx, uint64_t end)
 void fsck_check_device_end(struct fsck_ctx *ctx)
 {
 	const struct f2fs_fs *fs = ctx->fs;
-	uint64_t end = fs->dev->file_bytes / F2FS_BLKSIZE;
+	uint64_t end = f2fs_dev_file_bytes(fs->dev) / F2FS_BLKSIZE;
 	char what[96];
 
 	if (!fs->short_blocks)
@@ -385,7 +385,7 @@ void fsck_check_device_end(struct fsck_ctx *ctx)
 	else
 		snprintf(what, sizeof(what), "%" PRIu64 " blocks in use lie past its end (read as zeroes)",
 			 valid_blocks_from(ctx, end));
-	fsck_report(ctx, fs->dev->is_regular ? PR_SB_IMAGE_SHORT : PR_SB_BLKDEV_SHORT,
+	fsck_report(ctx, f2fs_dev_is_regular(fs->dev) ? PR_SB_IMAGE_SHORT : PR_SB_BLKDEV_SHORT,
 		    FSCK_OBJ(.found = fs->short_blocks, .str = what));
 }
 

@@ -100,10 +100,10 @@ int fsck_zone_map(struct fsck_ctx *ctx)
 	struct f2fs_fs *fs = ctx->fs;
 	struct f2fs_dev *dev = fs->dev;
 	struct fsck_zones *zs;
-	bool any = dev->zoned != NULL;
+	bool any = f2fs_dev_zoned(dev) != NULL;
 
-	for (unsigned int i = 0; i < dev->nmembers; i++)
-		any |= dev->members[i].dev && dev->members[i].dev->zoned;
+	for (unsigned int i = 0; i < f2fs_dev_member_count(dev); i++)
+		any |= f2fs_dev_zoned(f2fs_dev_part(dev, i + 1, NULL, NULL)) != NULL;
 	if (!any || !fs->main_secs)
 		return 0;
 	zs = calloc(1, sizeof(*zs));
@@ -120,12 +120,15 @@ int fsck_zone_map(struct fsck_ctx *ctx)
 	for (uint32_t s = 0; s < zs->nsec; s++)
 		zs->sec[s].usable = zs->blocks_per_sec;
 	ctx->zones = zs;
-	if (dev->zoned)
-		map_device(ctx, dev->zoned, 0);
-	for (unsigned int i = 0; i < dev->nmembers; i++)
-		if (dev->members[i].dev && dev->members[i].dev->zoned)
-			map_device(ctx, dev->members[i].dev->zoned,
-				   dev->members[i].start / F2FS_BLKSIZE);
+	if (f2fs_dev_zoned(dev))
+		map_device(ctx, f2fs_dev_zoned(dev), 0);
+	for (unsigned int i = 0; i < f2fs_dev_member_count(dev); i++) {
+		uint64_t start;
+		struct f2fs_dev *m = f2fs_dev_part(dev, i + 1, &start, NULL);
+
+		if (f2fs_dev_zoned(m))
+			map_device(ctx, f2fs_dev_zoned(m), start / F2FS_BLKSIZE);
+	}
 	return 0;
 }
 

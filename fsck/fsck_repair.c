@@ -1001,13 +1001,13 @@ int fsck_repair_apply(struct fsck_ctx *ctx, uint64_t *written)
 		return refuse(ctx, f2fs_strerror(ctx->rep->err));
 	if (ctx->fs->features & F2FS_FEATURE_RO)
 		return refuse(ctx, "read-only (RO feature) volume");
-	if (ctx->fs->short_blocks && !ctx->fs->dev->is_regular)
+	if (ctx->fs->short_blocks && !f2fs_dev_is_regular(ctx->fs->dev))
 		return refuse(ctx, "the device ends before the main area does and cannot grow");
 	memset(&r, 0, sizeof(r));
 	r.ctx = ctx;
 	dev = ctx->fs->dev;
 	err = run_repair(&r);
-	*written = dev->stats.write_calls + dev->stats.dropped_writes;
+	*written = f2fs_dev_stats(dev)->write_calls + f2fs_dev_stats(dev)->dropped_writes;
 	if (!err || ctx->opt.dry_run)
 		fsck_diag(ctx, "%s %" PRIu64 " node blocks, %" PRIu64 " dentry blocks, %" PRIu64
 			  " summary blocks%s, %" PRIu64 " NAT entries, %" PRIu64

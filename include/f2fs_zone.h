@@ -14,7 +14,7 @@
  * sizes and capacities need not be powers of two.
  *
  * WHERE IT COMES FROM, WHO OWNS IT
- * f2fs_dev_open() attaches the model to the device: dev->zoned, NULL when
+ * f2fs_dev_open() attaches the model to the device (f2fs_dev_zoned), NULL when
  * the device is not zoned.  The device owns it; f2fs_dev_close() frees it
  * (after saving an emulated model's write pointers).  Nobody else frees or
  * replaces it; tools read it and change it only through the functions

@@ -16,7 +16,7 @@ int inject_blk(struct inj_ctx *c)
 	if (strcmp(c->o->mb, "raw"))
 		return inj_err("--blk alone only supports --mb raw (choose a target for '%s')",
 			       c->o->mb);
-	if ((uint64_t)c->o->blk >= c->fs->dev->size_bytes / F2FS_BLKSIZE)
+	if ((uint64_t)c->o->blk >= f2fs_dev_size(c->fs->dev) / F2FS_BLKSIZE)
 		return inj_err("--blk 0x%x is past the end of the device", c->o->blk);
 	if (inj_read_block(c, c->o->blk, blk))
 		return -1;

@@ -1,7 +1,9 @@
 /*
- * device_own.h - private to lib/device.c and lib/devset.c: the single-
+ * device_own.h - private to the I/O layer's files in lib/: the single-
  * device halves of the I/O layer that devset.c calls for device 0's own
- * pieces of a multi-device request, and the splitter.
+ * pieces of a multi-device request, and the splitter; and struct
+ * f2fs_dev itself, which the tools see only through f2fs_dev.h's
+ * accessors.
  */
 #ifndef F2FS_DEVICE_OWN_H
 #define F2FS_DEVICE_OWN_H
@@ -10,6 +12,47 @@
 #include <stdint.h>
 
 #include "f2fs_dev.h"
+
+struct f2fs_ra_queue;
+struct f2fs_zoned;
+struct f2fs_undo;
+struct f2fs_lost_writes;
+struct f2fs_read_faults;
+
+/* A further device of a multi-device volume (f2fs_dev_attach). */
+struct f2fs_dev_member {
+	struct f2fs_dev *dev;
+	uint64_t start, len;	/* the volume bytes it holds, from its offset 0 */
+};
+
+/* The device's state: opaque outside lib/ (f2fs_dev.h's accessors). */
+struct f2fs_dev {
+	int fd;
+	char *path;
+	bool is_blkdev;
+	bool is_regular;
+	bool read_only;
+	bool dry_run;
+	uint64_t size_bytes;	/* device or file size (f2fs_dev_assume_size: more) */
+	uint64_t file_bytes;	/* what the device really holds: reads past it see zeroes */
+	unsigned int sector_size;	/* logical sector size (512 for files) */
+	uint64_t write_limit;	/* 0: unlimited; else drop writes after this many */
+	const uint8_t *map;	/* read-only mapping of the whole device, or NULL */
+	struct f2fs_ra_queue *ra;	/* deferred hints (f2fs_dev_defer_readahead) */
+	struct f2fs_zoned *zoned;	/* zone model (f2fs_zone.h), NULL: not zoned */
+	/* multi-device volumes: device 0 holds volume bytes [0, own_bytes)
+	 * (its size unless f2fs_dev_set_own_blocks said less), the members
+	 * the rest; requests are routed by lib/devset.c */
+	uint64_t own_bytes;
+	struct f2fs_dev_member members[F2FS_DEV_MAX_MEMBERS];
+	unsigned int nmembers;
+	uint64_t view_lo, view_hi;	/* bytes handed out since the last release */
+	uint64_t view_blocks;
+	struct f2fs_undo *undo;	/* undo file being written (f2fs_undo.h), or NULL */
+	struct f2fs_lost_writes *lost;	/* lost-writes test hook (lib/devcut.c) */
+	struct f2fs_read_faults *faults;	/* read-fault test hook (lib/devcut.c) */
+	struct f2fs_dev_stats stats;
+};
 
 /* A one-line sysfs attribute without its newline (lib/device.c). */
 bool f2fs_read_sysfs_line(const char *path, char *buf, size_t size);

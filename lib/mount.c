@@ -21,7 +21,7 @@
 
 static void read_superblocks(struct f2fs_fs *fs)
 {
-	uint64_t dev_blocks = fs->dev->size_bytes / F2FS_BLKSIZE;
+	uint64_t dev_blocks = f2fs_dev_size(fs->dev) / F2FS_BLKSIZE;
 	int i;
 
 	fs->sb_index = -1;
@@ -134,7 +134,7 @@ static void rebuild_superblock(struct f2fs_fs *fs)
 		return;
 	base = copies[0] ? 0 : 1;
 	payload = implied_payload(fs, le32_to_cpu(copies[base]->cp_blkaddr));
-	if (f2fs_sb_rebuild(copies, fs->dev->size_bytes / F2FS_BLKSIZE, payload, &fs->sb,
+	if (f2fs_sb_rebuild(copies, f2fs_dev_size(fs->dev) / F2FS_BLKSIZE, payload, &fs->sb,
 			    &fs->salvage.sb_refused))
 		return;
 	fs->sb_index = base;
@@ -747,7 +747,7 @@ static void choose_copy_quota_agrees(struct f2fs_fs *fs)
  * what lies inside is checked and read as the kernel reads it. */
 static void assume_full_device(struct f2fs_fs *fs)
 {
-	uint64_t dev_blocks = fs->dev->size_bytes / F2FS_BLKSIZE;
+	uint64_t dev_blocks = f2fs_dev_size(fs->dev) / F2FS_BLKSIZE;
 
 	fs->short_blocks = f2fs_sb_short_blocks(&fs->sb, dev_blocks);
 	if (fs->short_blocks &&
@@ -909,7 +909,7 @@ int f2fs_fs_open_members(struct f2fs_fs *fs, const struct f2fs_dev_opts *opts, u
 	next = (uint64_t)le32_to_cpu(sb->segment0_blkaddr) +
 	       (uint64_t)le32_to_cpu(sb->devs[0].total_segments) * BLKS_PER_SEG;
 	f2fs_dev_set_own_blocks(fs->dev, next);
-	if (fs->dev->own_bytes < next * F2FS_BLKSIZE)
+	if (f2fs_dev_size(fs->dev) < next * F2FS_BLKSIZE)
 		return -EINVAL;	/* device 0 is smaller than its stretch */
 	for (uint32_t i = 1; i < fs->ndevs; i++) {
 		uint64_t n = (uint64_t)le32_to_cpu(sb->devs[i].total_segments) * BLKS_PER_SEG;

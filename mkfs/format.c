@@ -435,7 +435,7 @@ static int prepare_one(struct mkfs_ctx *ctx, struct f2fs_dev *dev, const char *p
 {
 	int err;
 
-	if (ctx->o.zoned && dev->zoned) {
+	if (ctx->o.zoned && f2fs_dev_zoned(dev)) {
 		err = mkfs_zoned_reset(dev);
 		if (err)
 			return err;
@@ -446,8 +446,8 @@ static int prepare_one(struct mkfs_ctx *ctx, struct f2fs_dev *dev, const char *p
 		if (err)
 			return err;
 	}
-	if (ctx->o.discard && !(ctx->o.zoned && dev->zoned)) {
-		err = f2fs_dev_discard(dev, 0, dev->size_bytes / F2FS_BLKSIZE);
+	if (ctx->o.discard && !(ctx->o.zoned && f2fs_dev_zoned(dev))) {
+		err = f2fs_dev_discard(dev, 0, f2fs_dev_size(dev) / F2FS_BLKSIZE);
 		if (err)
 			*trimmed = false;
 		if (err && err != -EOPNOTSUPP)
@@ -477,7 +477,7 @@ static int prepare_device(struct mkfs_ctx *ctx)
 		return err;
 	/* A hole punched over a whole image file already reads as zeroes;
 	 * a discarded block device need not, so it is zeroed explicitly. */
-	if (ctx->trimmed && ctx->dev->is_regular)
+	if (ctx->trimmed && f2fs_dev_is_regular(ctx->dev))
 		return 0;
 	return zero_metadata(ctx);
 }

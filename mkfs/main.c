@@ -38,8 +38,8 @@ static void explain_zone_model(const char *path, const char *zone_model)
 		struct f2fs_dev *d = NULL;
 
 		if (f2fs_dev_open(path, &plain, &d) == 0) {
-			bytes = d->size_bytes;
-			if (d->zoned && zone_model)
+			bytes = f2fs_dev_size(d);
+			if (f2fs_dev_zoned(d) && zone_model)
 				mkfs_err("%s is a zoned block device: it has its own zones, "
 					 "--zone-model is for files and loop devices", path);
 			f2fs_dev_close(d);
@@ -101,16 +101,16 @@ static int compute_layout(struct mkfs_ctx *ctx)
 	struct f2fs_layout_params p;
 	enum f2fs_layout_error why;
 	uint32_t sector = ctx->o.wanted_sector_size ? ctx->o.wanted_sector_size
-						    : ctx->dev->sector_size;
-	uint64_t bytes = ctx->dev->size_bytes;
+						    : f2fs_dev_sector_size(ctx->dev);
+	uint64_t bytes = f2fs_dev_size(ctx->dev);
 	int err;
 
 	if (ctx->o.sectors) {
 		if (ctx->o.sectors > UINT64_MAX / sector ||
-		    ctx->o.sectors * sector > ctx->dev->size_bytes) {
+		    ctx->o.sectors * sector > f2fs_dev_size(ctx->dev)) {
 			mkfs_err("%llu sectors of %u bytes exceed the size of %s (%llu bytes)",
 				 (unsigned long long)ctx->o.sectors, sector, ctx->o.device,
-				 (unsigned long long)ctx->dev->size_bytes);
+				 (unsigned long long)f2fs_dev_size(ctx->dev));
 			return -EINVAL;
 		}
 		bytes = ctx->o.sectors * sector;
@@ -132,7 +132,7 @@ static int compute_layout(struct mkfs_ctx *ctx)
 	for (unsigned int i = 0; i < ctx->o.n_extra_dev; i++) {
 		uint64_t zone = (uint64_t)ctx->o.segs_per_sec * ctx->o.secs_per_zone * F2FS_SEG_SIZE;
 
-		p.extra_dev_bytes[i] = ctx->extra[i]->size_bytes;
+		p.extra_dev_bytes[i] = f2fs_dev_size(ctx->extra[i]);
 		if (p.extra_dev_bytes[i] < zone) {
 			mkfs_err("%s: %llu MiB is smaller than one zone (%llu MiB)",
 				 ctx->o.extra_dev[i], (unsigned long long)(p.extra_dev_bytes[i] >> 20),

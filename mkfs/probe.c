@@ -100,10 +100,10 @@ static int wipe_one(struct f2fs_dev *dev, blkid_probe pr, const char *off_key,
 	    blkid_probe_lookup_value(pr, magic_key, NULL, &len))
 		return 0;
 	off = strtoull(off_str, NULL, 10);
-	if (len == 0 || len > sizeof(zero) || off + len > dev->size_bytes)
+	if (len == 0 || len > sizeof(zero) || off + len > f2fs_dev_size(dev))
 		return 0;
-	if (dev->zoned) {	/* a sequential zone was reset: nothing left there */
-		const struct f2fs_zone *z = f2fs_zone_at(dev->zoned, off / F2FS_BLKSIZE);
+	if (f2fs_dev_zoned(dev)) {	/* a sequential zone was reset: nothing left there */
+		const struct f2fs_zone *z = f2fs_zone_at(f2fs_dev_zoned(dev), off / F2FS_BLKSIZE);
 
 		if (z && f2fs_zone_is_seq(z))
 			return 0;

@@ -55,7 +55,7 @@ static int decide_zoned(struct mkfs_ctx *ctx)
 	bool any = false;
 
 	for (unsigned int i = 0; i < ndevs(ctx); i++) {
-		const struct f2fs_zoned *zd = dev_at(ctx, i)->zoned;
+		const struct f2fs_zoned *zd = f2fs_dev_zoned(dev_at(ctx, i));
 
 		if (!zd)
 			continue;
@@ -81,7 +81,7 @@ static int zone_size_of_volume(struct mkfs_ctx *ctx, uint64_t *zone_blocks)
 {
 	*zone_blocks = 0;
 	for (unsigned int i = 0; i < ndevs(ctx); i++) {
-		const struct f2fs_zoned *zd = dev_at(ctx, i)->zoned;
+		const struct f2fs_zoned *zd = f2fs_dev_zoned(dev_at(ctx, i));
 
 		if (!zd)
 			continue;
@@ -129,7 +129,7 @@ static int zone_capacity_of_volume(struct mkfs_ctx *ctx, uint64_t zone_blocks, u
 {
 	*cap = 0;
 	for (unsigned int i = 0; i < ndevs(ctx); i++) {
-		const struct f2fs_zoned *zd = dev_at(ctx, i)->zoned;
+		const struct f2fs_zoned *zd = f2fs_dev_zoned(dev_at(ctx, i));
 		uint32_t n = zd ? usable_zones(zd) : 0;
 
 		for (uint32_t z = 0; z < n; z++) {
@@ -158,7 +158,7 @@ static int zone_capacity_of_volume(struct mkfs_ctx *ctx, uint64_t zone_blocks, u
 static int check_open_zones(const struct mkfs_ctx *ctx)
 {
 	for (unsigned int i = 0; i < ndevs(ctx); i++) {
-		const struct f2fs_zoned *zd = dev_at(ctx, i)->zoned;
+		const struct f2fs_zoned *zd = f2fs_dev_zoned(dev_at(ctx, i));
 
 		if (!zd || !zd->max_open || zd->max_open >= NR_CURSEG_TYPE)
 			continue;
@@ -197,7 +197,7 @@ int mkfs_zoned_geometry(struct mkfs_ctx *ctx)
 /* Device 0 holds every block before main_blkaddr: randomly writable? */
 static int check_metadata_place(const struct mkfs_ctx *ctx)
 {
-	const struct f2fs_zoned *zd = ctx->dev->zoned;
+	const struct f2fs_zoned *zd = f2fs_dev_zoned(ctx->dev);
 	uint64_t meta = ctx->layout.main_blkaddr;
 	uint64_t need;
 
@@ -222,7 +222,7 @@ static int check_metadata_place(const struct mkfs_ctx *ctx)
 static int check_zone_conditions(const struct mkfs_ctx *ctx)
 {
 	for (unsigned int i = 0; i < ndevs(ctx); i++) {
-		const struct f2fs_zoned *zd = dev_at(ctx, i)->zoned;
+		const struct f2fs_zoned *zd = f2fs_dev_zoned(dev_at(ctx, i));
 		uint64_t end = ctx->layout.dev_last_blk[i] - ctx->layout.dev_first_blk[i] + 1;
 
 		for (uint32_t z = 0; zd && z < zd->nr_zones && zd->zones[z].start < end; z++) {
@@ -277,7 +277,7 @@ int mkfs_zoned_check_logs(const struct mkfs_ctx *ctx)
 
 int mkfs_zoned_reset(struct f2fs_dev *dev)
 {
-	const struct f2fs_zoned *zd = dev->zoned;
+	const struct f2fs_zoned *zd = f2fs_dev_zoned(dev);
 	uint32_t n;
 
 	if (!zd)
@@ -295,7 +295,7 @@ bool mkfs_dev_zone_is_seq(void *arg, uint32_t dev, uint64_t dev_blk)
 
 	if (dev >= ndevs(ctx))
 		return false;
-	z = f2fs_zone_at(dev_at(ctx, dev)->zoned, dev_blk);
+	z = f2fs_zone_at(f2fs_dev_zoned(dev_at(ctx, dev)), dev_blk);
 	return z && f2fs_zone_is_seq(z);
 }
 
@@ -303,7 +303,7 @@ bool mkfs_in_seq_zone(struct mkfs_ctx *ctx, uint64_t blkaddr)
 {
 	uint64_t at;
 	struct f2fs_dev *dev = mkfs_dev_of(ctx, blkaddr, &at);
-	const struct f2fs_zone *z = f2fs_zone_at(dev->zoned, at);
+	const struct f2fs_zone *z = f2fs_zone_at(f2fs_dev_zoned(dev), at);
 
 	return z && f2fs_zone_is_seq(z);
 }

@@ -380,7 +380,7 @@ static void report(const struct sload_ctx *c)
 		" symlinks, %" PRIu64 " special files, %" PRIu64 " extra hard links; %" PRIu64
 		" data blocks, %" PRIu64 " node blocks (%" PRIu64 " xattr nodes); %" PRIu64
 		" writes; %" PRIu64 " files compressed, %" PRIu64 " clusters\n", s->files, s->dirs, s->symlinks, s->specials, s->hardlinks, s->data_blocks,
-		s->node_blocks, s->xattr_nodes, c->fs->dev->stats.write_calls, s->compressed_files,
+		s->node_blocks, s->xattr_nodes, f2fs_dev_stats(c->fs->dev)->write_calls, s->compressed_files,
 		s->compressed_clusters);
 	fprintf(stderr, "sload.f2fs: %" PRIu64 " directories of the volume merged into, %" PRIu64
 		" names the volume had already (skipped)\n", s->merged_dirs, s->skipped);

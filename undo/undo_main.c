@@ -124,7 +124,7 @@ static int check_device(const struct undo_opts *o, const struct f2fs_undo_file *
 
 	if (err == -EXDEV)
 		fprintf(stderr, "undo.f2fs: %s has %llu bytes; the undo file was made on %llu bytes\n",
-			o->device, (unsigned long long)dev->size_bytes,
+			o->device, (unsigned long long)f2fs_dev_size(dev),
 			(unsigned long long)u->dev_bytes);
 	else if (err == -ESTALE)
 		fprintf(stderr, "undo.f2fs: %s changed since the run that wrote the undo file "

@@ -126,7 +126,7 @@ static int commit_once(const char *path, uint64_t write_limit, uint64_t *writes)
 	f2fs_commit_plan_init(&plan, o.fs);
 	err = f2fs_commit(o.fs, &o.sit, &o.nat, &plan);
 	if (writes)
-		*writes = o.fs->dev->stats.write_calls + o.fs->dev->stats.dropped_writes;
+		*writes = f2fs_dev_stats(o.fs->dev)->write_calls + f2fs_dev_stats(o.fs->dev)->dropped_writes;
 	close_models(&o);
 	return err;
 }

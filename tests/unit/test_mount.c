@@ -66,7 +66,7 @@ static void test_fresh(const char *opts, const char *size, uint32_t nodes)
 	CHECK(fs->cp_index == 0);
 	CHECK(fs->ckpt_sanity.err == 0);
 	CHECK(fs->cursum_loaded);
-	CHECK(f2fs_sb_validate(&fs->sb, fs->dev->size_bytes / 4096, &why) == 0);
+	CHECK(f2fs_sb_validate(&fs->sb, f2fs_dev_size(fs->dev) / 4096, &why) == 0);
 	CHECK(f2fs_ckpt_validate(&fs->sb, fs->cp, &why) == 0);
 	CHECK(fs->cp_flags & CP_UMOUNT_FLAG);
 	CHECK_EQ_U64(le32_to_cpu(fs->cp->valid_node_count), nodes);

@@ -147,9 +147,9 @@ static void test_fresh_load(const char *path)
 		return;
 	CHECK_EQ_U64(f2fs_nat_init(&nm, fs->max_nid, fs->nat_bitmap), 0);
 	CHECK_EQ_U64(nm.nat_blocks, fs->nat_blocks);
-	calls = fs->dev->stats.read_calls;
+	calls = f2fs_dev_stats(fs->dev)->read_calls;
 	CHECK_EQ_U64(f2fs_nat_load_all(fs, &nm), 0);
-	calls = fs->dev->stats.read_calls - calls;
+	calls = f2fs_dev_stats(fs->dev)->read_calls - calls;
 	for (uint32_t b = 0; b < nm.nat_blocks; b++) {
 		loaded += test_bit_le(b, nm.block_loaded);
 		bad_addr += f2fs_nat_block_addr(fs, &nm, b) != f2fs_current_nat_addr(fs, b);
@@ -209,10 +209,10 @@ static void test_load_blocks(const char *path)
 	CHECK(nm.journal_loaded);
 	/* loading again reads nothing */
 	{
-		uint64_t calls = fs->dev->stats.read_calls;
+		uint64_t calls = f2fs_dev_stats(fs->dev)->read_calls;
 
 		CHECK_EQ_U64(f2fs_nat_load_blocks(fs, &nm, want, 4), 0);
-		CHECK_EQ_U64(fs->dev->stats.read_calls, calls);
+		CHECK_EQ_U64(f2fs_dev_stats(fs->dev)->read_calls, calls);
 	}
 	f2fs_nat_free(&nm);
 	f2fs_fs_close(fs);
@@ -305,11 +305,11 @@ static void test_flush(const char *path)
 	CHECK(nm.journal_dirty);
 	CHECK_EQ_U64(nm.valid_nodes, 4);
 
-	st = fs->dev->stats;
+	st = (*f2fs_dev_stats(fs->dev));
 	CHECK_EQ_U64(f2fs_nat_flush(fs, &nm, false), 0);
-	CHECK(fs->dev->stats.read_calls - st.read_calls <= 3);
-	CHECK_EQ_U64(fs->dev->stats.write_calls - st.write_calls, 3);
-	CHECK_EQ_U64(fs->dev->stats.write_blocks - st.write_blocks, 3);
+	CHECK(f2fs_dev_stats(fs->dev)->read_calls - st.read_calls <= 3);
+	CHECK_EQ_U64(f2fs_dev_stats(fs->dev)->write_calls - st.write_calls, 3);
+	CHECK_EQ_U64(f2fs_dev_stats(fs->dev)->write_blocks - st.write_blocks, 3);
 	for (uint32_t b = 0; b < nm.nat_blocks; b++) {
 		bool flipped = f2fs_test_bit(b, nm.cur_bitmap) != f2fs_test_bit(b, fs->nat_bitmap);
 		bool want = b == 0 || b == 513 || b == 700;
@@ -362,10 +362,10 @@ static void test_flush(const char *path)
 	reload_and_compare(fs, &nm2, true);
 
 	/* nothing dirty: nothing read or written */
-	st = fs->dev->stats;
+	st = (*f2fs_dev_stats(fs->dev));
 	CHECK_EQ_U64(f2fs_nat_flush(fs, &nm2, true), 0);
-	CHECK_EQ_U64(fs->dev->stats.read_calls, st.read_calls);
-	CHECK_EQ_U64(fs->dev->stats.write_calls, st.write_calls);
+	CHECK_EQ_U64(f2fs_dev_stats(fs->dev)->read_calls, st.read_calls);
+	CHECK_EQ_U64(f2fs_dev_stats(fs->dev)->write_calls, st.write_calls);
 	f2fs_nat_free(&nm2);
 	f2fs_nat_free(&nm);
 	free(before);

@@ -314,7 +314,7 @@ static void test_layout(const struct layout_case *lc)
 		return;
 	}
 	snprintf(what, sizeof(what), "mkfs %s (%s)", lc->opts, lc->size);
-	dev_blocks = fs->dev->size_bytes / F2FS_BLKSIZE;
+	dev_blocks = f2fs_dev_size(fs->dev) / F2FS_BLKSIZE;
 	CHECK_EQ_U64(f2fs_sb_segment_count_excess(&fs->sb), 0);
 	CHECK(f2fs_cp_implied_payload(fs->dev, fs->cp_start_blkaddr, fs->cp, &payload) == 0);
 	CHECK_EQ_U64(payload, le32_to_cpu(fs->sb.cp_payload));

@@ -120,9 +120,9 @@ static void test_fresh(const char *path, uint32_t want_segs_per_sec)
 
 	if (open_fs(path, false, &fs))
 		return;
-	calls = fs->dev->stats.read_calls;
+	calls = f2fs_dev_stats(fs->dev)->read_calls;
 	CHECK_EQ_U64(f2fs_sit_load(fs, &m, &bad), 0);
-	calls = fs->dev->stats.read_calls - calls;
+	calls = f2fs_dev_stats(fs->dev)->read_calls - calls;
 	CHECK_EQ_U64(bad, 0);
 	CHECK_EQ_U64(m.main_segs, fs->main_segs);
 	CHECK_EQ_U64(m.segs_per_sec, want_segs_per_sec);
@@ -279,20 +279,20 @@ static void test_readahead(const char *path)
 		CHECK_EQ_U64(f2fs_sit_alloc_block(&m, valid[i].segno, valid[i].blk), 0);
 	}
 	/* gap 0: runs [2:0..2] [2:10] [5:0] [5:511] */
-	calls = fs->dev->stats.readahead_calls;
+	calls = f2fs_dev_stats(fs->dev)->readahead_calls;
 	CHECK_EQ_U64(f2fs_sit_readahead(fs, &m, nodes, 0, 0, 0, &got), 0);
 	CHECK_EQ_U64(got, 6);
-	CHECK_EQ_U64(fs->dev->stats.readahead_calls - calls, 4);
+	CHECK_EQ_U64(f2fs_dev_stats(fs->dev)->readahead_calls - calls, 4);
 	/* gap 7: [2:0..10] is one run (its gap blocks counted) */
-	calls = fs->dev->stats.readahead_calls;
+	calls = f2fs_dev_stats(fs->dev)->readahead_calls;
 	CHECK_EQ_U64(f2fs_sit_readahead(fs, &m, nodes, 0, 7, 0, &got), 0);
 	CHECK_EQ_U64(got, 13);
-	CHECK_EQ_U64(fs->dev->stats.readahead_calls - calls, 3);
+	CHECK_EQ_U64(f2fs_dev_stats(fs->dev)->readahead_calls - calls, 3);
 	/* descending: the same blocks */
-	calls = fs->dev->stats.readahead_calls;
+	calls = f2fs_dev_stats(fs->dev)->readahead_calls;
 	CHECK_EQ_U64(f2fs_sit_readahead(fs, &m, nodes, F2FS_SIT_RA_DESCENDING, 0, 0, &got), 0);
 	CHECK_EQ_U64(got, 6);
-	CHECK_EQ_U64(fs->dev->stats.readahead_calls - calls, 4);
+	CHECK_EQ_U64(f2fs_dev_stats(fs->dev)->readahead_calls - calls, 4);
 	/* types: only the hot data block */
 	CHECK_EQ_U64(f2fs_sit_readahead(fs, &m, 1u << CURSEG_HOT_DATA, 0, 0, 0, &got), 0);
 	CHECK_EQ_U64(got, 1);

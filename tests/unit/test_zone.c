@@ -394,8 +394,8 @@ static void test_device(void)
 	CHECK(f2fs_dev_open(img, &opts, &dev) == 0);
 	if (!dev)
 		return;
-	CHECK(dev->zoned && dev->zoned->emulated && dev->zoned->nr_zones == 8);
-	CHECK(f2fs_zone_of_volume_blk(dev, 3 * ZB + 5, NULL) == &dev->zoned->zones[3]);
+	CHECK(f2fs_dev_zoned(dev) && f2fs_dev_zoned(dev)->emulated && f2fs_dev_zoned(dev)->nr_zones == 8);
+	CHECK(f2fs_zone_of_volume_blk(dev, 3 * ZB + 5, NULL) == &f2fs_dev_zoned(dev)->zones[3]);
 	/* conventional zones: anywhere */
 	CHECK(f2fs_dev_write(dev, 7, 1, blk) == 0);
 	CHECK(f2fs_dev_write(dev, 3, 1, blk) == 0);
@@ -403,8 +403,8 @@ static void test_device(void)
 	/* zone 2: only at its write pointer */
 	CHECK(f2fs_dev_write(dev, 2 * ZB + 1, 1, blk) == -EIO);
 	CHECK(f2fs_dev_write(dev, 2 * ZB, 2, blk) == 0);
-	CHECK(dev->zoned->zones[2].cond == F2FS_ZONE_COND_IMP_OPEN);
-	CHECK_EQ_U64(dev->zoned->zones[2].wp, 2 * ZB + 2);
+	CHECK(f2fs_dev_zoned(dev)->zones[2].cond == F2FS_ZONE_COND_IMP_OPEN);
+	CHECK_EQ_U64(f2fs_dev_zoned(dev)->zones[2].wp, 2 * ZB + 2);
 	CHECK(f2fs_dev_write(dev, 2 * ZB, 1, blk) == -EIO);	/* behind it */
 	CHECK(f2fs_dev_pwrite(dev, (2 * ZB + 2) * (uint64_t)F2FS_BLKSIZE, 100, blk) == -EIO);
 	CHECK(f2fs_dev_write(dev, 2 * ZB + 2, 1, blk) == 0);
@@ -415,10 +415,10 @@ static void test_device(void)
 		CHECK(big != NULL);
 		if (big) {
 			CHECK(f2fs_dev_write(dev, 2 * ZB + 3, CAP - 2, big) == -EIO);
-			CHECK_EQ_U64(dev->zoned->zones[2].wp, 2 * ZB + 3);
+			CHECK_EQ_U64(f2fs_dev_zoned(dev)->zones[2].wp, 2 * ZB + 3);
 			CHECK(f2fs_dev_write(dev, 2 * ZB + 3, CAP - 3, big) == 0);
-			CHECK(dev->zoned->zones[2].cond == F2FS_ZONE_COND_FULL);
-			CHECK_EQ_U64(dev->zoned->zones[2].wp, 3 * ZB);
+			CHECK(f2fs_dev_zoned(dev)->zones[2].cond == F2FS_ZONE_COND_FULL);
+			CHECK_EQ_U64(f2fs_dev_zoned(dev)->zones[2].wp, 3 * ZB);
 			free(big);
 		}
 	}
@@ -430,22 +430,22 @@ static void test_device(void)
 	CHECK(f2fs_dev_discard(dev, 16, 8) == 0);	/* conventional */
 	CHECK(f2fs_dev_zeroout(dev, 3 * ZB + 1, 1) == -EIO);
 	CHECK(f2fs_dev_zeroout(dev, 3 * ZB, 4) == 0);
-	CHECK_EQ_U64(dev->zoned->zones[3].wp, 3 * ZB + 4);
+	CHECK_EQ_U64(f2fs_dev_zoned(dev)->zones[3].wp, 3 * ZB + 4);
 	/* reset and finish */
 	CHECK(f2fs_zone_reset(dev, 2 * ZB + 1, ZB) == -EINVAL);
 	CHECK(f2fs_zone_reset(dev, 2 * ZB, ZB - 1) == -EINVAL);
 	CHECK(f2fs_zone_finish(dev, 4 * ZB, ZB) == 0);
-	CHECK(dev->zoned->zones[4].cond == F2FS_ZONE_COND_FULL);
+	CHECK(f2fs_dev_zoned(dev)->zones[4].cond == F2FS_ZONE_COND_FULL);
 	CHECK(f2fs_dev_write(dev, 4 * ZB, 1, blk) == -EIO);
 	{
-		uint64_t before = dev->stats.write_calls;
+		uint64_t before = f2fs_dev_stats(dev)->write_calls;
 
 		CHECK(f2fs_zone_reset(dev, 0, 8ull * ZB) == 0);	/* conventional ones skipped */
-		CHECK_EQ_U64(dev->stats.write_calls, before + 1);
+		CHECK_EQ_U64(f2fs_dev_stats(dev)->write_calls, before + 1);
 	}
 	for (int i = 2; i < 8; i++)
-		CHECK(dev->zoned->zones[i].cond == F2FS_ZONE_COND_EMPTY &&
-		      dev->zoned->zones[i].wp == dev->zoned->zones[i].start);
+		CHECK(f2fs_dev_zoned(dev)->zones[i].cond == F2FS_ZONE_COND_EMPTY &&
+		      f2fs_dev_zoned(dev)->zones[i].wp == f2fs_dev_zoned(dev)->zones[i].start);
 	CHECK(f2fs_dev_read(dev, 2 * ZB, 1, blk) == 0);
 	CHECK(blk[0] == 0 && blk[4095] == 0);	/* reset zones read back zeroes */
 	CHECK(f2fs_dev_read(dev, 7, 1, blk) == 0);
@@ -462,10 +462,10 @@ static void test_device(void)
 	opts.dry_run = true;
 	CHECK(f2fs_dev_open(img, &opts, &dev) == 0);
 	if (dev) {
-		CHECK_EQ_U64(dev->zoned->zones[5].wp, 5 * ZB + 3);
+		CHECK_EQ_U64(f2fs_dev_zoned(dev)->zones[5].wp, 5 * ZB + 3);
 		CHECK(f2fs_dev_write(dev, 5 * ZB + 9, 1, blk) == 0);	/* dropped */
 		CHECK(f2fs_zone_reset(dev, 5 * ZB, ZB) == 0);
-		CHECK_EQ_U64(dev->zoned->zones[5].wp, 5 * ZB + 3);
+		CHECK_EQ_U64(f2fs_dev_zoned(dev)->zones[5].wp, 5 * ZB + 3);
 		f2fs_dev_close(dev);
 	}
 	CHECK(file_has(side, "zone 5 3 open"));
@@ -475,18 +475,18 @@ static void test_device(void)
 	opts.no_zone_model = true;
 	dev = NULL;
 	CHECK(f2fs_dev_open(img, &opts, &dev) == 0);
-	CHECK(dev && !dev->zoned);
+	CHECK(dev && !f2fs_dev_zoned(dev));
 	f2fs_dev_close(dev);
 	opts.no_zone_model = false;
 	rename(side, path_in_dir("other.zones"));
 	dev = NULL;
 	CHECK(f2fs_dev_open(img, &opts, &dev) == 0);
-	CHECK(dev && !dev->zoned);
+	CHECK(dev && !f2fs_dev_zoned(dev));
 	f2fs_dev_close(dev);
 	opts.zone_model = path_in_dir("other.zones");
 	dev = NULL;
 	CHECK(f2fs_dev_open(img, &opts, &dev) == 0);
-	CHECK(dev && dev->zoned && dev->zoned->zones[6].wp == 6 * ZB + 1);
+	CHECK(dev && f2fs_dev_zoned(dev) && f2fs_dev_zoned(dev)->zones[6].wp == 6 * ZB + 1);
 	f2fs_dev_close(dev);
 	write_text(opts.zone_model, "zone_size 4M\nbogus\n");
 	dev = NULL;
@@ -513,26 +513,26 @@ static void test_multidev(void)
 		f2fs_dev_close(m);
 		return;
 	}
-	CHECK(!dev->zoned && m->zoned);
+	CHECK(!f2fs_dev_zoned(dev) && f2fs_dev_zoned(m));
 	CHECK(f2fs_dev_attach(dev, m, own, 4ull * ZB) == 0);
 	{
 		const struct f2fs_zoned *zd = NULL;
 
 		CHECK(f2fs_zone_of_volume_blk(dev, 5, &zd) == NULL && zd == NULL);
-		CHECK(f2fs_zone_of_volume_blk(dev, own + ZB + 7, &zd) == &m->zoned->zones[1]);
-		CHECK(zd == m->zoned);
+		CHECK(f2fs_zone_of_volume_blk(dev, own + ZB + 7, &zd) == &f2fs_dev_zoned(m)->zones[1]);
+		CHECK(zd == f2fs_dev_zoned(m));
 		CHECK(f2fs_zone_of_volume_blk(dev, own + 4 * ZB, &zd) == NULL);
 		CHECK(f2fs_zone_of_volume_blk(dev, UINT64_MAX, NULL) == NULL);
 	}
 	CHECK(f2fs_dev_write(dev, 5, 1, blk) == 0);
 	CHECK(f2fs_dev_write(dev, own + ZB + 1, 1, blk) == -EIO);
 	CHECK(f2fs_dev_write(dev, own + ZB, 1, blk) == 0);
-	CHECK_EQ_U64(m->zoned->zones[1].wp, ZB + 1);
+	CHECK_EQ_U64(f2fs_dev_zoned(m)->zones[1].wp, ZB + 1);
 	CHECK(f2fs_zone_reset(dev, 0, own) == -EOPNOTSUPP);	/* not zoned */
 	CHECK(f2fs_zone_reset(dev, own, 4ull * ZB) == 0);
-	CHECK_EQ_U64(m->zoned->zones[1].wp, ZB);
+	CHECK_EQ_U64(f2fs_dev_zoned(m)->zones[1].wp, ZB);
 	CHECK(f2fs_zone_finish(dev, own + 3 * ZB, ZB) == 0);
-	CHECK(m->zoned->zones[3].cond == F2FS_ZONE_COND_FULL);
+	CHECK(f2fs_dev_zoned(m)->zones[3].cond == F2FS_ZONE_COND_FULL);
 	f2fs_dev_close(dev);
 	CHECK(file_has(path_in_dir("md1.img.zones"), "zone 3 1024 full"));
 	unlink(path_in_dir("md1.img.zones"));
@@ -553,14 +553,14 @@ static void test_host_aware(void)
 	CHECK(f2fs_dev_open(img, NULL, &dev) == 0);
 	if (!dev)
 		return;
-	CHECK(dev->zoned->model == F2FS_ZONED_HA);
+	CHECK(f2fs_dev_zoned(dev)->model == F2FS_ZONED_HA);
 	CHECK(f2fs_dev_write(dev, ZB + 10, 1, blk) == 0);
-	CHECK_EQ_U64(dev->zoned->zones[1].wp, ZB + 11);
+	CHECK_EQ_U64(f2fs_dev_zoned(dev)->zones[1].wp, ZB + 11);
 	CHECK(f2fs_dev_write(dev, ZB + 2, 1, blk) == 0);	/* behind: accepted */
-	CHECK_EQ_U64(dev->zoned->zones[1].wp, ZB + 11);
+	CHECK_EQ_U64(f2fs_dev_zoned(dev)->zones[1].wp, ZB + 11);
 	CHECK(f2fs_dev_pwrite(dev, 100, 10, blk) == 0);	/* sub-block: accepted */
 	CHECK(f2fs_zone_reset(dev, ZB, ZB) == 0);
-	CHECK_EQ_U64(dev->zoned->zones[1].wp, ZB);
+	CHECK_EQ_U64(f2fs_dev_zoned(dev)->zones[1].wp, ZB);
 	f2fs_dev_close(dev);
 	unlink(path_in_dir("ha.img.zones"));
 	unlink(img);
