@@ -4,27 +4,29 @@
 #
 # Builds (once, cached in $BENCH_CACHE, default /var/tmp/f2fs-bench) an
 # 8 GiB image with LEAKS (default 2000) leaked nids spread over the whole
-# NAT, one per NAT block, each pointing at its own free block.  The repair
-# clears them all, so the commit rewrites one NAT block per leak.  Each
-# mode repairs a fresh copy with a cold page cache
-# (`sync; echo 3 > /proc/sys/vm/drop_caches`, needs root) and
-# `fsck.f2fs -y --nat-read=single|batch` reports the time of reading the
-# current copies of exactly the NAT blocks the commit rewrites.  The
-# kernel's NAT readahead patch cut that step by over 90 %; the ratio
-# printed is batch / single.  Not run by make check.
+# NAT, one per NAT block (nid i * 455 + 7 is in NAT block i), each pointing
+# at its own free block.  A repair clears them all, so its commit rewrites
+# NAT blocks 1..LEAKS, and its NAT flush first reads their current copies
+# in one batch.  bench/nat-read (built with the tools) reads exactly those
+# blocks through the device layer, one 4 KiB read at a time or as that
+# batch, each mode with a cold page cache (`sync; echo 3 >
+# /proc/sys/vm/drop_caches`, needs root; nat-read also drops the blocks it
+# reads with posix_fadvise DONTNEED), and reports the time.  The kernel's
+# NAT readahead patch cut that step by over 90 %; the ratio printed is
+# batch / single.  Not run by make check.
 set -u
 B=${1:-$(pwd)}
 LEAKS=${2:-2000}
 FSCK=$B/fsck/fsck.f2fs
 MKFS=$B/mkfs/mkfs.f2fs
 INJECT=$B/inject/inject.f2fs
+NATREAD=$B/bench/nat-read
 CACHE=${BENCH_CACHE:-/var/tmp/f2fs-bench}
-for t in "$FSCK" "$MKFS" "$INJECT"; do
+for t in "$FSCK" "$MKFS" "$INJECT" "$NATREAD"; do
 	[ -x "$t" ] || { echo "missing $t (build it first)" >&2; exit 1; }
 done
 mkdir -p "$CACHE"
 SRC=$CACHE/nat-leaks-$LEAKS.img
-WORK=$CACHE/nat-leaks-work.img
 
 if [ ! -s "$SRC" ]; then
 	echo "building $SRC ($LEAKS leaked nids)..."
@@ -48,10 +50,9 @@ if [ ! -s "$SRC" ]; then
 fi
 
 run() {
-	cp --sparse=always "$SRC" "$WORK"
 	sync
 	echo 3 >/proc/sys/vm/drop_caches 2>/dev/null || echo "warning: cannot drop caches (not root): warm numbers" >&2
-	"$FSCK" -y --nat-read="$1" "$WORK" 2>&1 >/dev/null |
+	"$NATREAD" "$SRC" "$1" 1 "$LEAKS" |
 		sed -n 's/.*NAT read ([a-z]*) of \([0-9]*\) blocks: \([0-9.]*\) ms.*/\1 \2/p'
 }
 
@@ -59,7 +60,6 @@ set -- $(run single)
 nb=$1 single=$2
 set -- $(run batch)
 batch=$2
-rm -f "$WORK"
 echo "NAT blocks the repair rewrites: $nb"
 echo "block by block: $single ms"
 echo "one batch with readahead: $batch ms"

@@ -81,8 +81,6 @@ struct fsck_opts {
 	const char *read_faults;	/* --read-fault BLK[:short],... (test hook) */
 	const char *zone_model;	/* --zone-model FILE: the first device's
 				 * emulated zones (lib/zone.c) */
-	int nat_read;		/* --nat-read=single|batch (bench): read the NAT blocks
-				 * the commit rewrites before it, timed; 0 = not */
 	int nolinear_lookup;	/* --nolinear-lookup=0|1; -1 when not given */
 };
 

@@ -74,7 +74,7 @@ static void list_problems(void)
 }
 
 enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP, OPT_PROBLEMS, OPT_WRITE_LIMIT,
-       OPT_NAT_READ, OPT_NOLINEAR_LOOKUP, OPT_ZONE_MODEL, OPT_UNDO, OPT_LOSE_WRITES, OPT_READ_FAULT };
+       OPT_NOLINEAR_LOOKUP, OPT_ZONE_MODEL, OPT_UNDO, OPT_LOSE_WRITES, OPT_READ_FAULT };
 
 static const struct option long_opts[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -90,7 +90,6 @@ static const struct option long_opts[] = {
 	{ "undo", required_argument, NULL, OPT_UNDO },
 	{ "lose-writes", required_argument, NULL, OPT_LOSE_WRITES },
 	{ "read-fault", required_argument, NULL, OPT_READ_FAULT },
-	{ "nat-read", required_argument, NULL, OPT_NAT_READ },
 	{ "zone-model", required_argument, NULL, OPT_ZONE_MODEL },
 	{ NULL, 0, NULL, 0 },
 };
@@ -208,13 +207,6 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 		case 'f': seen |= SEEN_F; break;
 		case 'y': seen |= SEEN_Y; break;
 		case 'n': case 'N': seen |= SEEN_N; break;
-		case OPT_NAT_READ:
-			if (strcmp(optarg, "single") && strcmp(optarg, "batch")) {
-				fprintf(stderr, "fsck.f2fs: --nat-read takes single or batch\n");
-				return FSCK_EXIT_USAGE;
-			}
-			o->nat_read = strcmp(optarg, "single") ? 2 : 1;
-			break;
 		case OPT_WRITE_LIMIT:
 			if (!parse_uint(optarg, 1L << 40, &v)) {
 				fprintf(stderr, "fsck.f2fs: --write-limit needs a number\n");

@@ -835,57 +835,6 @@ static bool anything_fixable(const struct fsck_ctx *ctx)
 	return false;
 }
 
-/* ---- NAT read strategies (benchmark switch) ---- */
-
-/* Read the current copies of the NAT blocks the commit will rewrite, one
- * 4 KiB read at a time (mode 1) or as one batch with readahead (mode 2),
- * and report the time: f2fs_nat_flush() reads the same blocks in a batch,
- * which this lets a benchmark compare with block-by-block reads. */
-static int timed_nat_read(struct fsck_ctx *ctx)
-{
-	struct f2fs_nat_model *nm = &ctx->nat;
-	struct f2fs_io_vec *vec;
-	struct timespec t0, t1;
-	uint8_t *buf;
-	uint32_t n = 0;
-	int err = 0;
-
-	for (uint32_t b = 0; b < nm->nat_blocks; b++)
-		n += test_bit_le(b, nm->block_dirty) ? 1 : 0;
-	buf = malloc(((size_t)n + 1) * F2FS_BLKSIZE);
-	vec = calloc((size_t)n + 1, sizeof(*vec));
-	if (!buf || !vec) {
-		free(buf);
-		free(vec);
-		return -ENOMEM;
-	}
-	n = 0;
-	for (uint32_t b = 0; b < nm->nat_blocks; b++) {
-		if (!(test_bit_le(b, nm->block_dirty)))
-			continue;
-		vec[n].blkaddr = f2fs_nat_block_addr(ctx->fs, nm, b);
-		vec[n].nblocks = 1;
-		vec[n].buf = buf + (size_t)n * F2FS_BLKSIZE;
-		n++;
-	}
-	/* the check read the whole NAT: make these blocks cold again */
-	for (uint32_t i = 0; i < n; i++)
-		(void)f2fs_dev_forget_cached(ctx->fs->dev, vec[i].blkaddr, 1);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (ctx->opt.nat_read == 1) {
-		for (uint32_t i = 0; i < n && !err; i++)
-			err = f2fs_dev_read(ctx->fs->dev, vec[i].blkaddr, 1, vec[i].buf);
-	} else {
-		err = f2fs_dev_read_batch(ctx->fs->dev, vec, n);
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	fsck_diag(ctx, "NAT read (%s) of %u blocks: %.3f ms", ctx->opt.nat_read == 1 ? "single" : "batch",
-		  n, (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
-	free(buf);
-	free(vec);
-	return err;
-}
-
 /* ---- the whole repair ---- */
 
 static int refuse(struct fsck_ctx *ctx, const char *why)
@@ -967,8 +916,6 @@ static int run_repair(struct repair_run *r)
 	n_orphans = keep_orphans(ctx, orphans);
 	build_plan(r, orphans, n_orphans);
 	err = f2fs_dev_flush(ctx->fs->dev);
-	if (!err && ctx->opt.nat_read)
-		err = timed_nat_read(ctx);
 	if (!err)
 		err = f2fs_commit(ctx->fs, &ctx->sit, &ctx->nat, &r->plan);
 	if (!err)
