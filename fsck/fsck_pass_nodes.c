@@ -422,6 +422,35 @@ static bool claim_data_block(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_
 	return false;
 }
 
+/* A directory slot whose block was refused (another file's node or data
+ * block): the slot points back at its own dentry block when the summaries
+ * still name it there (fsck_shared_dir_home()), so the directory keeps its
+ * entries instead of their inodes going to lost+found.  The block, or 0. */
+static uint32_t dir_slot_home(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
+			      uint64_t fofs, uint32_t bad)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint32_t home = fsck_shared_dir_home(w, nid, ofs_in_node, bad);
+	struct f2fs_node *n;
+
+	if (!home || !mark_block(w, home, false, fofs, nid, ofs_in_node))
+		return 0;
+	ctx->st.data_blocks++;
+	fsck_debug(ctx, 1, "ino %u: directory block %llu goes back to block %u (it named %u)",
+		   w->file.ino, (unsigned long long)fofs, home, bad);
+	if (!ctx->rep || !w->cur_node)
+		return home;
+	w->file.counted++;	/* the drop took it off */
+	n = fsck_fix_node(ctx, w->cur_nid, w->cur_addr, w->cur_node);
+	if (!n)
+		return home;
+	if (w->cur_nid == w->file.ino)
+		n->i.i_addr[w->file.extra_words + ofs_in_node] = cpu_to_le32(home);
+	else if (ofs_in_node < ADDRS_PER_BLOCK)
+		n->dn.addr[ofs_in_node] = cpu_to_le32(home);
+	return home;
+}
+
 /* One data slot of the inode or a direct node. */
 static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 			uint64_t fofs, uint32_t addr)
@@ -459,7 +488,8 @@ static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 	}
 	f->counted++;
 	note_extent(f, fofs, addr);
-	if (!claim_data_block(w, nid, ofs_in_node, fofs, addr))
+	if (!claim_data_block(w, nid, ofs_in_node, fofs, addr) &&
+	    (!f->is_dir || !(addr = dir_slot_home(w, nid, ofs_in_node, fofs, addr))))
 		return;
 	if (w->qtype)
 		fsck_quota_note_block(ctx, w->qtype - 1, fofs, addr, nid, ofs_in_node);

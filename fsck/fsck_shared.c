@@ -25,7 +25,11 @@
  *
  * Directories and quota files do not wait: their blocks' contents were
  * read as they were walked, so a slot of theirs that loses is dropped at
- * once, and one of their slots that claimed a block first keeps it.
+ * once, and one of their slots that claimed a block first keeps it.  A
+ * directory slot that cannot keep the block it names (another file's
+ * block, or a node's) is first pointed back at its own dentry block when
+ * one scan of the summaries finds exactly one block naming that slot,
+ * valid in SIT, used by nothing else and shaped as a dentry block.
  *
  * A direct node of a regular file whose block no longer holds it (zeroed,
  * or overwritten: its footer names another nid) is rebuilt by the same
@@ -580,6 +584,71 @@ int fsck_shared_settle(struct fsck_walk *w)
 	for (uint32_t i = 0; i < w->n_losers && !err && !w->err; i++)
 		settle(w, &w->losers[i]);
 	return err ? err : w->err;
+}
+
+/* ---- a directory slot's own dentry block ---- */
+
+struct dir_home {
+	struct fsck_ctx *ctx;
+	uint32_t nid, ofs, bad;
+	uint32_t addr, n;
+};
+
+/* (past_log does not matter: only a block SIT has valid is taken) */
+static void note_dir_home(void *arg, uint32_t addr, const struct f2fs_summary *s, bool past_log)
+{
+	struct dir_home *h = arg;
+
+	(void)past_log;
+	if (addr == h->bad || !fsck_addr_in_main(h->ctx, addr) ||
+	    !summary_names(h->ctx, s, h->nid, h->ofs) || !fsck_sit_valid(h->ctx, addr) ||
+	    !block_unused(h->ctx, addr))
+		return;
+	h->addr = addr;
+	h->n++;
+}
+
+/* Whether a block reads as a dentry block: nothing in the reserved bytes,
+ * at least one entry, and every entry of a name length that fits its
+ * block and of an inode number. */
+static bool dentry_shaped(const struct f2fs_dentry_block *d)
+{
+	bool any = false;
+
+	for (uint32_t i = 0; i < SIZE_OF_RESERVED; i++)
+		if (d->reserved[i])
+			return false;
+	for (uint32_t i = 0; i < NR_DENTRY_IN_BLOCK;) {
+		uint32_t len = le16_to_cpu(d->dentry[i].name_len);
+
+		if (!test_bit_le(i, d->dentry_bitmap)) {
+			i++;
+			continue;
+		}
+		if (!len || len > F2FS_NAME_LEN || i + GET_DENTRY_SLOTS(len) > NR_DENTRY_IN_BLOCK ||
+		    !le32_to_cpu(d->dentry[i].ino))
+			return false;
+		any = true;
+		i += GET_DENTRY_SLOTS(len);
+	}
+	return any;
+}
+
+uint32_t fsck_shared_dir_home(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
+			      uint32_t bad)
+{
+	struct dir_home h = { .ctx = w->ctx, .nid = nid, .ofs = ofs_in_node, .bad = bad };
+	struct f2fs_dentry_block *d;
+	bool shaped;
+
+	if (fsck_ssa_for_each_data(w->ctx, note_dir_home, &h) || h.n != 1)
+		return 0;
+	d = malloc(sizeof(*d));
+	if (!d)
+		return 0;
+	shaped = !f2fs_dev_read(w->ctx->fs->dev, h.addr, 1, d) && dentry_shaped(d);
+	free(d);
+	return shaped ? h.addr : 0;
 }
 
 /* ---- applying ---- */

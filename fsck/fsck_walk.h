@@ -199,6 +199,11 @@ enum fsck_share fsck_shared_claim(struct fsck_walk *w, uint32_t nid, uint32_t of
 /* After the walk: each losing slot gets its own block back, or a hole;
  * each lost direct node noted is rebuilt from its blocks' summaries. */
 int fsck_shared_settle(struct fsck_walk *w);
+/* The dentry block of a directory's data slot that cannot keep the block
+ * it names (bad): the one block valid in SIT, used by nothing else and
+ * shaped as a dentry block, whose summary names the slot; 0 if none. */
+uint32_t fsck_shared_dir_home(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
+			      uint32_t bad);
 /* A direct node reference the walk drops because its block no longer
  * holds the node (repair only; regular files that are not compressed). */
 void fsck_shared_lost_dnode(struct fsck_walk *w, const struct fsck_node_ref *r);
