@@ -6,7 +6,9 @@
 # every run; needs root, else warm only) and warm, with the CPU time
 # (user + system; less disturbed by a loaded machine), the peak RSS of
 # both and, cold, the I/O floor (bench/io-floor.c: the image's allocated
-# blocks read once, all announced first).  Not part of make check.
+# blocks read once, all announced first); then the read requests of one
+# warm run of ours (fsck -d 1: read calls, page-cache misses, sizes).
+# Not part of make check.
 #
 # Images (formatted by f2fs-tools' mkfs.f2fs, 16 GiB, built once and kept
 # in $BENCH_CACHE, default /var/tmp/f2fs-bench, outside the repository;
@@ -40,6 +42,9 @@ RUNS=${BENCH_RUNS:-5}
 LAYOUTS=${BENCH_LAYOUTS:-inline sparse deep bigdir links aged}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$CACHE"
+# this run's timings (the cache is shared with other runs and scripts)
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/layouts-bench.XXXXXX") || exit 1
+trap 'rm -rf "$SCRATCH"' EXIT
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)"; exit 1; }
 
 can_drop() { [ -w /proc/sys/vm/drop_caches ]; }
@@ -110,9 +115,9 @@ build() {
 # measure TOOL ARGS... -> "seconds maxrss_kib exit cpu_seconds"
 measure() {
 	local rc
-	/usr/bin/time -f '%e %M %U %S' -o "$CACHE/time.out" "$@" >/dev/null 2>&1 </dev/null
+	/usr/bin/time -f '%e %M %U %S' -o "$SCRATCH/time.out" "$@" >/dev/null 2>&1 </dev/null
 	rc=$?
-	tail -n 1 "$CACHE/time.out" | awk -v rc=$rc '{ print $1, $2, rc, $3 + $4 }'
+	tail -n 1 "$SCRATCH/time.out" | awk -v rc=$rc '{ print $1, $2, rc, $3 + $4 }'
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -130,29 +135,31 @@ report() {
 	local name=$1 img=$2 mode o t f r
 	for mode in cold warm; do
 		[ "$mode" = cold ] && ! can_drop && continue
-		: >"$CACHE/o.txt"; : >"$CACHE/t.txt"; : >"$CACHE/f.txt"
+		: >"$SCRATCH/o.txt"; : >"$SCRATCH/t.txt"; : >"$SCRATCH/f.txt"
 		[ "$mode" = warm ] && measure "$OURS" "$img" >/dev/null && measure "$ORACLE" --dry-run "$img" >/dev/null
 		for ((r = 0; r < RUNS; r++)); do
 			[ "$mode" = cold ] && drop
-			measure "$OURS" "$img" >>"$CACHE/o.txt"
+			measure "$OURS" "$img" >>"$SCRATCH/o.txt"
 			[ "$mode" = cold ] && drop
-			measure "$ORACLE" --dry-run "$img" >>"$CACHE/t.txt"
-			[ "$mode" = cold ] && floor_once "$img" >>"$CACHE/f.txt"
+			measure "$ORACLE" --dry-run "$img" >>"$SCRATCH/t.txt"
+			[ "$mode" = cold ] && floor_once "$img" >>"$SCRATCH/f.txt"
 		done
-		o=$(awk '{ print $1 }' "$CACHE/o.txt" | median)
-		t=$(awk '{ print $1 }' "$CACHE/t.txt" | median)
-		f=$(median <"$CACHE/f.txt")
+		o=$(awk '{ print $1 }' "$SCRATCH/o.txt" | median)
+		t=$(awk '{ print $1 }' "$SCRATCH/t.txt" | median)
+		f=$(median <"$SCRATCH/f.txt")
 		awk -v n="$name" -v m="$mode" -v o="$o" -v t="$t" -v f="${f:-0}" \
-			-v ou="$(awk '{ print $4 }' "$CACHE/o.txt" | median)" \
-			-v tu="$(awk '{ print $4 }' "$CACHE/t.txt" | median)" \
-			-v or="$(awk '{ print $2 }' "$CACHE/o.txt" | median)" \
-			-v tr="$(awk '{ print $2 }' "$CACHE/t.txt" | median)" \
-			-v oc="$(awk '{ print $3 }' "$CACHE/o.txt" | sort -u | tr '\n' ,)" \
-			-v tc="$(awk '{ print $3 }' "$CACHE/t.txt" | sort -u | tr '\n' ,)" 'BEGIN {
+			-v ou="$(awk '{ print $4 }' "$SCRATCH/o.txt" | median)" \
+			-v tu="$(awk '{ print $4 }' "$SCRATCH/t.txt" | median)" \
+			-v or="$(awk '{ print $2 }' "$SCRATCH/o.txt" | median)" \
+			-v tr="$(awk '{ print $2 }' "$SCRATCH/t.txt" | median)" \
+			-v oc="$(awk '{ print $3 }' "$SCRATCH/o.txt" | sort -u | tr '\n' ,)" \
+			-v tc="$(awk '{ print $3 }' "$SCRATCH/t.txt" | sort -u | tr '\n' ,)" 'BEGIN {
 			printf "%-18s %-4s floor %6s | ours %7.3fs (CPU %.2fs) %5.1f MiB exit %s| f2fs-tools %7.3fs (CPU %.2fs) %5.1f MiB exit %s| %5.1fx (CPU %.1fx), ours/floor %s, RSS %+.1f MiB\n",
 				n, m, (f > 0 ? sprintf("%.3fs", f) : "-"), o, ou, or / 1024, oc, t, tu, tr / 1024, tc,
 				(o > 0 ? t / o : 0), (ou > 0 ? tu / ou : 0), (f > 0 ? sprintf("%.2f", o / f) : "-"), (or - tr) / 1024 }'
 	done
+	# the read requests of one warm run of ours (fsck -d 1)
+	"$OURS" -d 1 "$img" 2>&1 >/dev/null </dev/null | sed -n "s/^I\/O/$name -d 1: I\/O/p"
 }
 
 for layout in $LAYOUTS; do

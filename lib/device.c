@@ -187,81 +187,6 @@ void f2fs_dev_close(struct f2fs_dev *dev)
 	free(dev);
 }
 
-/* ---- accessors -------------------------------------------------------- */
-
-const char *f2fs_dev_path(const struct f2fs_dev *dev)
-{
-	return dev->path;
-}
-
-uint64_t f2fs_dev_size(const struct f2fs_dev *dev)
-{
-	return dev->size_bytes;
-}
-
-uint64_t f2fs_dev_file_bytes(const struct f2fs_dev *dev)
-{
-	return dev->file_bytes;
-}
-
-unsigned int f2fs_dev_sector_size(const struct f2fs_dev *dev)
-{
-	return dev->sector_size;
-}
-
-bool f2fs_dev_is_regular(const struct f2fs_dev *dev)
-{
-	return dev->is_regular;
-}
-
-bool f2fs_dev_is_blkdev(const struct f2fs_dev *dev)
-{
-	return dev->is_blkdev;
-}
-
-bool f2fs_dev_is_read_only(const struct f2fs_dev *dev)
-{
-	return dev->read_only;
-}
-
-bool f2fs_dev_is_dry_run(const struct f2fs_dev *dev)
-{
-	return dev->dry_run;
-}
-
-struct f2fs_zoned *f2fs_dev_zoned(const struct f2fs_dev *dev)
-{
-	return dev->zoned;
-}
-
-unsigned int f2fs_dev_member_count(const struct f2fs_dev *dev)
-{
-	return dev->nmembers;
-}
-
-struct f2fs_dev *f2fs_dev_part(struct f2fs_dev *dev, unsigned int i, uint64_t *start,
-			       uint64_t *len)
-{
-	uint64_t s = 0, l = dev->own_bytes;
-
-	if (i > dev->nmembers)
-		return NULL;
-	if (i) {
-		s = dev->members[i - 1].start;
-		l = dev->members[i - 1].len;
-	}
-	if (start)
-		*start = s;
-	if (len)
-		*len = l;
-	return i ? dev->members[i - 1].dev : dev;
-}
-
-const struct f2fs_dev_stats *f2fs_dev_stats(const struct f2fs_dev *dev)
-{
-	return &dev->stats;
-}
-
 void f2fs_dev_set_write_limit(struct f2fs_dev *dev, uint64_t n)
 {
 	dev->write_limit = n;
@@ -940,6 +865,67 @@ static size_t gather_span(const struct f2fs_io_vec *runs, size_t n, struct iovec
 	return k;
 }
 
+/* One read that takes only what the page cache holds (RWF_NOWAIT): true
+ * when it brought all `bytes`.  A miss (EAGAIN, a short read, end of file)
+ * leaves the span to the announced blocking reads; *nowait goes false
+ * where the kernel or the file does not take the flag. */
+static bool read_cached(struct f2fs_dev *dev, struct iovec *iov, int niov, uint64_t off,
+			uint64_t bytes, bool *nowait)
+{
+	ssize_t n;
+
+	if (!*nowait)
+		return false;
+	n = preadv2(dev->fd, iov, niov, (off_t)off, RWF_NOWAIT);
+	dev->stats.read_calls++;
+	if (n > 0)
+		dev->stats.read_sizes[size_class(((uint64_t)n + F2FS_BLKSIZE - 1) >>
+						 F2FS_BLKSIZE_BITS)]++;
+	if (n < 0 && (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL))
+		*nowait = false;
+	if (n >= 0 && (uint64_t)n == bytes)
+		return true;
+	dev->stats.read_misses++;
+	return false;
+}
+
+static uint64_t iov_bytes(const struct iovec *iov, int niov)
+{
+	uint64_t bytes = 0;
+
+	for (int v = 0; v < niov; v++)
+		bytes += iov[v].iov_len;
+	return bytes;
+}
+
+/* Read first what the page cache already holds, without waiting for the
+ * device; the runs it does not hold are moved to the front of runs and
+ * their count returned, to be announced together and then read (so a
+ * warm run makes no hint at all, and a cold one hints only what is
+ * missing).  The read-fault hook sees every read: no cached pass then. */
+static size_t read_cached_runs(struct f2fs_dev *dev, struct f2fs_io_vec *runs, size_t n,
+			       struct iovec *iov, size_t iov_max, void *scratch)
+{
+	bool nowait = !dev->faults;
+	size_t i = 0, missed = 0;
+
+	while (i < n) {
+		uint64_t blocks;
+		int niov;
+		size_t k = gather_span(runs + i, n - i, iov, iov_max, scratch, &niov, &blocks);
+
+		if (read_cached(dev, iov, niov, runs[i].blkaddr << F2FS_BLKSIZE_BITS,
+				iov_bytes(iov, niov), &nowait)) {
+			dev->stats.read_blocks += blocks;
+		} else {
+			memmove(runs + missed, runs + i, k * sizeof(*runs));
+			missed += k;
+		}
+		i += k;
+	}
+	return missed;
+}
+
 static int read_sorted_runs(struct f2fs_dev *dev, const struct f2fs_io_vec *runs, size_t n,
 			    struct iovec *iov, size_t iov_max, void *scratch)
 {
@@ -990,6 +976,7 @@ int f2fs_dev_read_batch_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_
 	if (err < 0 || count == 0)
 		goto out;
 	qsort(runs, count, sizeof(*runs), compare_runs);
+	count = read_cached_runs(dev, runs, count, iov, iov_max, scratch);
 	announce_runs(dev, runs, count);
 	err = read_sorted_runs(dev, runs, count, iov, iov_max, scratch);
 out:
