@@ -59,6 +59,9 @@ void *f2fs_logs_next(struct f2fs_logs *l, int t, const struct f2fs_summary *sum,
 /* Invalidate one block (a block replaced out of place). */
 int f2fs_logs_release(struct f2fs_logs *l, uint32_t blkaddr);
 
+/* Write the staged blocks of every log (to read them back). */
+int f2fs_logs_flush(struct f2fs_logs *l);
+
 /* Write what is staged and the summaries of left segments; put the logs'
  * positions and summaries into p (alloc_type LFS for logs that moved). */
 int f2fs_logs_finish(struct f2fs_logs *l, struct f2fs_commit_plan *p);

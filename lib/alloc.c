@@ -217,6 +217,17 @@ int f2fs_logs_release(struct f2fs_logs *l, uint32_t blkaddr)
 	return f2fs_sit_release_blocks(l->sit, segno, off, 1);
 }
 
+int f2fs_logs_flush(struct f2fs_logs *l)
+{
+	for (int t = 0; t < NR_CURSEG_TYPE; t++) {
+		int err = flush_staged(l, t);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int f2fs_logs_finish(struct f2fs_logs *l, struct f2fs_commit_plan *p)
 {
 	for (int t = 0; t < NR_CURSEG_TYPE; t++) {

@@ -28,6 +28,8 @@ struct sload_quota;
 
 struct sload_opts {
 	const char *source;		/* -f */
+	const char *tar;		/* --tar, or -f naming a file: an archive ("-": stdin) */
+	bool any_order;			/* --any-order: tar entries in any order */
 	const char *device;
 	const char *mount_point;	/* -t: prefix of paths in fs_config/file_contexts */
 	const char *fs_config;		/* -C */
@@ -70,6 +72,13 @@ struct sload_dent {
 	uint32_t hash;
 };
 
+/* An extended attribute of a tar entry ("user.x", value). */
+struct sload_xattr {
+	char *name;
+	uint8_t *value;
+	size_t len;
+};
+
 struct sload_stats {
 	uint64_t files, dirs, symlinks, specials, hardlinks, xattr_nodes;
 	uint64_t compressed_files, compressed_clusters;
@@ -97,6 +106,8 @@ struct sload_ctx {
 	struct sload_stats st;
 	uint8_t *io;			/* one read buffer for file data */
 	uint64_t nat_writeback_at;	/* next NAT write-back when nids.cursor gets here */
+	const struct sload_xattr *src_xattrs;	/* sload_xattrs() without a path: these */
+	size_t n_src_xattrs;
 	char errbuf[512];		/* why the run failed, for the message */
 };
 
@@ -140,7 +151,7 @@ int sload_fmap_reserve(struct sload_fmap *m, uint64_t index, uint32_t value, boo
 int sload_fmap_finish(struct sload_fmap *m);
 void sload_fmap_free(struct sload_fmap *m);
 
-/* sload_inode.c */
+/* sload_inode.c (path NULL: the xattrs are c->src_xattrs) */
 void sload_inode_init(struct sload_ctx *c, struct f2fs_node *n, const struct stat *st,
 		      uint32_t pino, const char *name, size_t namelen);
 int sload_xattrs(struct sload_ctx *c, struct f2fs_node *n, uint32_t ino, const char *path,
@@ -163,6 +174,18 @@ int sload_read_dir_entries(struct sload_ctx *c, const struct f2fs_node *n,
 
 /* sload_tree.c */
 int sload_load_tree(struct sload_ctx *c);
+/* Pieces of the walk the tar input uses too. */
+void sload_effective_stat(const struct sload_ctx *c, const char *fs_path, struct stat *st);
+uint8_t sload_file_type(mode_t m);
+void sload_write_rdev(struct f2fs_node *n, dev_t rdev);
+int sload_write_symlink_target(struct sload_ctx *c, struct f2fs_node *n, uint32_t ino,
+			       const char *target, size_t len, uint64_t *blocks);
+
+/* sload_tar.c: the archive's entries into the root directory root_ino
+ * (old: the entries it has); the root's new names go to add(arg, ...). */
+int sload_tar_load(struct sload_ctx *c, uint32_t root_ino, bool casefold,
+		   const struct sload_dent *old, size_t nold,
+		   int (*add)(void *arg, const char *name, uint32_t ino, uint8_t type), void *arg);
 /* len bytes of a source file at off; -EIO when it ends first. */
 int sload_read_full(int fd, uint8_t *buf, size_t len, off_t off);
 

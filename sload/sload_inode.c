@@ -183,12 +183,37 @@ static bool xbuf_has(const struct xbuf *x, int index, const char *name)
 	return false;
 }
 
+/* The xattrs of a tar entry (c->src_xattrs), as source_xattrs() takes
+ * a source file's. */
+static int listed_xattrs(struct sload_ctx *c, struct xbuf *x)
+{
+	int err = 0;
+
+	for (size_t k = 0; k < c->n_src_xattrs && !err; k++) {
+		const struct sload_xattr *a = &c->src_xattrs[k];
+		const char *suffix;
+		int index = xattr_index(a->name, &suffix);
+
+		if (index < 0) {
+			if (c->o.debug)
+				fprintf(stderr, "sload.f2fs: xattr %s not copied\n", a->name);
+			continue;
+		}
+		if (index == F2FS_XATTR_INDEX_SECURITY && !strcmp(suffix, "selinux") && c->sec)
+			continue;	/* file_contexts decides */
+		err = xbuf_put(x, index, suffix, a->value, a->len);
+	}
+	return err;
+}
+
 static int source_xattrs(struct sload_ctx *c, struct xbuf *x, const char *path)
 {
-	ssize_t len = llistxattr(path, NULL, 0);
+	ssize_t len = path ? llistxattr(path, NULL, 0) : 0;
 	char *names, *val = NULL;
 	int err = 0;
 
+	if (!path)
+		return listed_xattrs(c, x);
 	if (len <= 0)
 		return 0;	/* none, or a source that has no xattrs */
 	names = malloc((size_t)len);

@@ -42,9 +42,16 @@ void sload_err(const char *fmt, ...)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: sload.f2fs [options] -f SOURCE_DIR DEVICE\n"
+"Usage: sload.f2fs [options] -f SOURCE_DIR|ARCHIVE DEVICE\n"
+"       sload.f2fs [options] --tar ARCHIVE|- DEVICE\n"
 "Options:\n"
-"  -f dir        the tree to load (its entries go into the volume's root)\n"
+"  -f dir        the tree to load (its entries go into the volume's root);\n"
+"                a regular file is read as a tar archive\n"
+"  --tar FILE    load a tar archive (ustar, pax with SCHILY.xattr, GNU long\n"
+"                names; - for standard input) instead of a tree\n"
+"  --any-order   the archive's entries may come in any order (default:\n"
+"                each directory's entries together, as tar -c writes them;\n"
+"                memory then holds only the directories being written)\n"
 "  -t path       mount point: prefix of the paths fs_config and file_contexts\n"
 "                are matched with (e.g. /system)\n"
 "  -C file       Android fs_config text: \"path uid gid mode [capabilities=0x..]\"\n"
@@ -164,6 +171,8 @@ static int parse_options(int argc, char **argv, struct sload_opts *o)
 		{ "write-limit", required_argument, NULL, 'W' },
 		{ "nat-writeback", required_argument, NULL, 'N' },
 		{ "builtin-contexts", no_argument, NULL, 'B' },
+		{ "tar", required_argument, NULL, 'X' },
+		{ "any-order", no_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool compr_opt = false;
@@ -190,6 +199,8 @@ static int parse_options(int argc, char **argv, struct sload_opts *o)
 			o->write_limit = v;
 			break;
 		case 'B': o->builtin_contexts = true; break;
+		case 'X': o->tar = optarg; break;
+		case 'O': o->any_order = true; break;
 		case 'N':
 			if (parse_u64(optarg, &v) || !v || v > UINT32_MAX) {
 				sload_err("--nat-writeback %s: expected a nid count", optarg);
@@ -232,8 +243,9 @@ static int parse_options(int argc, char **argv, struct sload_opts *o)
 	}
 	if (check_options(o, compr_opt))
 		return -1;
-	if (optind != argc - 1 || !o->source) {
-		sload_err("usage: sload.f2fs [options] -f SOURCE_DIR DEVICE");
+	if (optind != argc - 1 || !o->source == !o->tar) {
+		sload_err("usage: sload.f2fs [options] -f SOURCE_DIR|ARCHIVE DEVICE, "
+			  "or --tar ARCHIVE|- DEVICE");
 		return -1;
 	}
 	o->device = argv[optind];
@@ -333,8 +345,16 @@ static int load_inputs(struct sload_ctx *c)
 	struct stat st;
 	int err;
 
-	if (stat(c->o.source, &st) || !S_ISDIR(st.st_mode)) {
-		sload_err("%s: not a directory", c->o.source);
+	if (c->o.source && !stat(c->o.source, &st) && S_ISREG(st.st_mode)) {
+		c->o.tar = c->o.source;		/* -f archive.tar */
+		c->o.source = NULL;
+	}
+	if (c->o.source && (stat(c->o.source, &st) || !S_ISDIR(st.st_mode))) {
+		sload_err("%s: not a directory or a tar archive", c->o.source);
+		return -1;
+	}
+	if (c->o.any_order && !c->o.tar) {
+		sload_err("--any-order goes with a tar archive");
 		return -1;
 	}
 	if (c->o.fs_config && (err = sload_fs_config_load(c, c->o.fs_config))) {

@@ -290,13 +290,24 @@ static int write_regular(struct sload_ctx *c, struct f2fs_node *n, uint32_t ino,
 static int write_symlink(struct sload_ctx *c, struct f2fs_node *n, uint32_t ino,
 			 const char *path, uint64_t *blocks)
 {
-	uint8_t target[F2FS_BLKSIZE] = { 0 };
-	ssize_t len = readlink(path, (char *)target, sizeof(target) - 1);
-	struct sload_fmap m;
-	int err;
+	char target[F2FS_BLKSIZE];
+	ssize_t len = readlink(path, target, sizeof(target) - 1);
 
 	if (len < 0)
 		return -errno;
+	return sload_write_symlink_target(c, n, ino, target, (size_t)len, blocks);
+}
+
+int sload_write_symlink_target(struct sload_ctx *c, struct f2fs_node *n, uint32_t ino,
+			       const char *path, size_t len, uint64_t *blocks)
+{
+	uint8_t target[F2FS_BLKSIZE] = { 0 };
+	struct sload_fmap m;
+	int err;
+
+	if (len >= sizeof(target))
+		return -ENAMETOOLONG;
+	memcpy(target, path, len);
 	n->i.i_size = cpu_to_le64((uint64_t)len);
 	if (!c->o.no_inline_data && (uint64_t)len <= sload_inline_capacity(c, &n->i)) {
 		memcpy(&n->i.i_addr[sload_inode_extra_words(&n->i) + 1], target, (size_t)len);
@@ -459,6 +470,32 @@ static int list_dir(const char *path, char ***out, size_t *n)
 	if (*n)
 		qsort(*out, *n, sizeof(**out), cmp_names);
 	return 0;
+}
+
+void sload_effective_stat(const struct sload_ctx *c, const char *fs_path, struct stat *st)
+{
+	effective_stat(c, fs_path, st);
+}
+
+uint8_t sload_file_type(mode_t m)
+{
+	return file_type_of(m);
+}
+
+void sload_write_rdev(struct f2fs_node *n, dev_t rdev)
+{
+	write_rdev(n, rdev);
+}
+
+/* A name of the root an archive adds (sload_tar.c). */
+static int add_tar_dent(void *arg, const char *name, uint32_t ino, uint8_t type)
+{
+	struct walk_dir *w = arg;
+	int err = add_dent(w, name, ino, type);
+
+	if (!err && type == F2FS_FT_DIR)
+		w->subdirs++;
+	return err;
 }
 
 static int walk_one(struct sload_ctx *c, struct walk_dir *w, const char *name)
@@ -694,7 +731,10 @@ static int merge_dir(struct sload_ctx *c, uint32_t ino, const char *path, const 
 	w.pino = ino == F2FS_ROOT_INO ? F2FS_ROOT_INO : le32_to_cpu(dir->i.i_pino);
 	w.casefold = (c->fs->features & F2FS_FEATURE_CASEFOLD) &&
 		     (le32_to_cpu(dir->i.i_flags) & F2FS_CASEFOLD_FL);
-	err = walk_children(c, &w);
+	if (c->o.tar && ino == F2FS_ROOT_INO)
+		err = sload_tar_load(c, ino, w.casefold, w.old, w.nold, add_tar_dent, &w);
+	else
+		err = walk_children(c, &w);
 	if (!err && ino == F2FS_ROOT_INO)
 		err = finish_links(c);
 	for (size_t k = 0; k < w.nold && !err; k++)

@@ -1,7 +1,8 @@
 # tests/sload: sload.f2fs against both fscks and dump.f2fs -r (sload.sh,
-# about 1 minute) and the Linux kernel under QEMU (kernel.sh, one boot,
-# about 3 minutes under TCG).
-SLOAD_TESTS = tests/sload/sload.sh tests/sload/kernel.sh
+# about 1 minute), the Linux kernel under QEMU (kernel.sh, one boot,
+# about 3 minutes under TCG) and tar input against directory input
+# (tar.sh, about 15 s of CPU).
+SLOAD_TESTS = tests/sload/sload.sh tests/sload/kernel.sh tests/sload/tar.sh
 TESTS += $(SLOAD_TESTS)
 EXTRA_DIST += $(SLOAD_TESTS) tests/sload/gen-tree.sh tests/sload/manifest.c \
 	tests/sload/guest-verify.sh
