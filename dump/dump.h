@@ -17,17 +17,16 @@
 
 #include "f2fs_fs.h"
 #include "f2fs_err.h"
+#include "f2fs_json.h"
 #include "f2fs_mount.h"
 
 /* ---- output: one JSON document, or text ------------------------------ */
 
-#define DUMP_OUT_MAX_DEPTH 32
-
 struct dump_out {
 	FILE *f;
 	bool json;
-	int depth;
-	bool has_items[DUMP_OUT_MAX_DEPTH];	/* a comma is needed before the next item */
+	bool started;		/* the JSON writer is set up (at the first item) */
+	struct f2fs_json j;	/* lib/json.c: pretty, ASCII-only strings */
 };
 
 /* JSON structure.  key is NULL for array elements and the top object. */

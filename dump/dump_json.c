@@ -1,138 +1,94 @@
 /*
- * dump_json.c - the output layer of dump.f2fs: a small JSON writer (one
- * document per run, pretty-printed, every string escaped by lib/json.c,
- * the writer fsck.f2fs uses too) and tables whose
+ * dump_json.c - the output layer of dump.f2fs: one JSON document per run
+ * through lib/json.c (the writer fsck.f2fs uses too; here pretty-printed,
+ * with every byte outside printable ASCII escaped), and tables whose
  * single column list renders both as aligned text and as JSON arrays of
  * objects.
+ *
+ * The out_* calls ignore the writer's errors item by item, as every
+ * other write of the output does: a write error shows at the final flush,
+ * and a misuse stops the document short, which tests/dump notices.
  */
 #include <inttypes.h>
 #include <string.h>
 
 #include "dump.h"
-#include "f2fs_json.h"
 
-static void indent(struct dump_out *o)
+/* The writer, set up at the first item (the stream is known by then). */
+static struct f2fs_json *writer(struct dump_out *o)
 {
-	int i;
-
-	for (i = 0; i < o->depth; i++)
-		fputs("  ", o->f);
-}
-
-static void put_escaped(FILE *f, const char *s, size_t len)
-{
-	/* as every other write of the output: errors are not checked per item */
-	(void)f2fs_json_string(f, s, len, F2FS_JSON_ASCII | F2FS_JSON_SHORT);
-}
-
-/* Comma, newline, indentation and "key": before a new item. */
-static void item_start(struct dump_out *o, const char *key)
-{
-	int d = o->depth < DUMP_OUT_MAX_DEPTH ? o->depth : DUMP_OUT_MAX_DEPTH - 1;
-
-	if (o->has_items[d])
-		fputc(',', o->f);
-	if (o->depth > 0)
-		fputc('\n', o->f);
-	o->has_items[d] = true;
-	indent(o);
-	if (key) {
-		put_escaped(o->f, key, strlen(key));
-		fputs(": ", o->f);
+	if (!o->started) {
+		f2fs_json_init_file(&o->j, o->f,
+				    F2FS_JSON_PRETTY | F2FS_JSON_ASCII | F2FS_JSON_SHORT);
+		o->started = true;
 	}
+	return &o->j;
 }
 
-static void open_container(struct dump_out *o, const char *key, char c)
+/* The writer, after the member name key when there is one (NULL: an
+ * array element or the top object). */
+static struct f2fs_json *item(struct dump_out *o, const char *key)
 {
-	item_start(o, key);
-	fputc(c, o->f);
-	o->depth++;
-	if (o->depth < DUMP_OUT_MAX_DEPTH)
-		o->has_items[o->depth] = false;
-}
+	struct f2fs_json *j = writer(o);
 
-static void close_container(struct dump_out *o, char c)
-{
-	bool had = o->depth < DUMP_OUT_MAX_DEPTH && o->has_items[o->depth];
-
-	o->depth--;
-	if (had) {
-		fputc('\n', o->f);
-		indent(o);
-	}
-	fputc(c, o->f);
-	if (o->depth == 0)
-		fputc('\n', o->f);
+	if (key)
+		(void)f2fs_json_key(j, key);
+	return j;
 }
 
 void out_obj_begin(struct dump_out *o, const char *key)
 {
-	open_container(o, key, '{');
+	(void)f2fs_json_begin_object(item(o, key));
 }
 
 void out_obj_end(struct dump_out *o)
 {
-	close_container(o, '}');
+	(void)f2fs_json_end_object(writer(o));
 }
 
 void out_arr_begin(struct dump_out *o, const char *key)
 {
-	open_container(o, key, '[');
+	(void)f2fs_json_begin_array(item(o, key));
 }
 
 void out_arr_end(struct dump_out *o)
 {
-	close_container(o, ']');
+	(void)f2fs_json_end_array(writer(o));
 }
 
 void out_u64(struct dump_out *o, const char *key, uint64_t v)
 {
-	item_start(o, key);
-	fprintf(o->f, "%" PRIu64, v);
+	(void)f2fs_json_u64(item(o, key), v);
 }
 
 void out_i64(struct dump_out *o, const char *key, int64_t v)
 {
-	item_start(o, key);
-	fprintf(o->f, "%" PRId64, v);
+	(void)f2fs_json_i64(item(o, key), v);
 }
 
 void out_bool(struct dump_out *o, const char *key, bool v)
 {
-	item_start(o, key);
-	fputs(v ? "true" : "false", o->f);
+	(void)f2fs_json_bool(item(o, key), v);
 }
 
 void out_null(struct dump_out *o, const char *key)
 {
-	item_start(o, key);
-	fputs("null", o->f);
+	(void)f2fs_json_null(item(o, key));
 }
 
 void out_strn(struct dump_out *o, const char *key, const char *s, size_t len)
 {
-	item_start(o, key);
-	put_escaped(o->f, s, len);
+	(void)f2fs_json_strn(item(o, key), s, len);
 }
 
 void out_str(struct dump_out *o, const char *key, const char *s)
 {
-	if (!s) {
-		out_null(o, key);
-		return;
-	}
-	out_strn(o, key, s, strlen(s));
+	(void)f2fs_json_str(item(o, key), s);
 }
 
 void out_hex(struct dump_out *o, const char *key, const uint8_t *b, size_t len)
 {
-	size_t i;
-
-	item_start(o, key);
-	fputc('"', o->f);
-	for (i = 0; i < len; i++)
-		fprintf(o->f, "%02x", b[i]);
-	fputc('"', o->f);
+	(void)f2fs_json_hex(item(o, key), b, len);
 }
 
 /* ---- tables ----------------------------------------------------------- */

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "f2fs_fs.h"
+#include "f2fs_json.h"
 #include "f2fs_mount.h"
 #include "f2fs_nat.h"
 #include "f2fs_sit.h"
@@ -137,6 +138,7 @@ struct fsck_output {
 	FILE *json;		/* the document so far; NULL in text mode */
 	char *json_buf;
 	size_t json_len;
+	struct f2fs_json doc;	/* lib/json.c's writer of the document, to json */
 	const char *error_code;	/* first operational error (stable), or NULL */
 	char error_msg[256];
 };
@@ -174,7 +176,6 @@ struct fsck_ctx {
 	/* problem bookkeeping (fsck_report.c) */
 	uint32_t *code_count;		/* per table index */
 	uint64_t n_errors, n_warnings, n_infos;
-	bool json_first;
 	FILE *out;
 	int exit_override;		/* operational error seen: exit 8 */
 	bool muted;			/* re-checking a fixed copy: report nothing */
@@ -222,6 +223,8 @@ void fsck_print_repair(struct fsck_ctx *ctx, const char *outcome, uint64_t writt
 /* Start and end the process's output (the JSON document, or nothing). */
 int fsck_output_open(struct fsck_output *out, const char *device, bool json);
 void fsck_output_finish(struct fsck_output *out, const char *device, int exit_code);
+/* --json with a command line refused (exit 16): the error object alone. */
+void fsck_print_usage_error_json(int exit_code);
 void fsck_progress(struct fsck_ctx *ctx, int pass, uint64_t cur, uint64_t max);
 void fsck_report_free(struct fsck_ctx *ctx);
 

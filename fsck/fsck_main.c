@@ -898,8 +898,7 @@ int main(int argc, char **argv)
 	code = parse_args(argc, argv, &o);
 	if (code >= 0) {
 		if (code == FSCK_EXIT_USAGE && json_asked(argc, argv))
-			printf("{\"error\":{\"code\":\"usage\",\"message\":\"invalid command line "
-			       "(see stderr)\"},\"exit_code\":%d}\n", code);
+			fsck_print_usage_error_json(code);
 		return code;
 	}
 	code = fsck_linear_lookup(&o);

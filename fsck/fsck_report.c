@@ -18,19 +18,46 @@
 #include <unistd.h>
 
 #include "fsck.h"
-#include "f2fs_json.h"
+
+/* The run's JSON document (lib/json.c's writer), or NULL in text mode. */
+static struct f2fs_json *json_doc(const struct fsck_ctx *ctx)
+{
+	return ctx->output && ctx->output->json ? &ctx->output->doc : NULL;
+}
+
+static void json_key_u64(struct f2fs_json *j, const char *key, uint64_t v)
+{
+	f2fs_json_key(j, key);
+	f2fs_json_u64(j, v);
+}
+
+static void json_key_i64(struct f2fs_json *j, const char *key, int64_t v)
+{
+	f2fs_json_key(j, key);
+	f2fs_json_i64(j, v);
+}
+
+static void json_key_str(struct f2fs_json *j, const char *key, const char *s)
+{
+	f2fs_json_key(j, key);
+	f2fs_json_str(j, s);
+}
 
 void fsck_report_init(struct fsck_ctx *ctx)
 {
 	FILE *json = ctx->output ? ctx->output->json : NULL;
+	struct f2fs_json *j = json_doc(ctx);
 
 	ctx->out = json ? json : stdout;
 	ctx->code_count = calloc(fsck_n_problems, sizeof(*ctx->code_count));
-	ctx->json_first = true;
-	if (json && ctx->opt.recheck)
-		fputs(",\"recheck\":{\"problems\":[", json);
-	else if (json && !ctx->opt.no_relist)
-		fputs(",\"problems\":[", json);
+	if (j && ctx->opt.recheck) {
+		f2fs_json_key(j, "recheck");
+		f2fs_json_begin_object(j);
+	}
+	if (j && (ctx->opt.recheck || !ctx->opt.no_relist)) {
+		f2fs_json_key(j, "problems");
+		f2fs_json_begin_array(j);
+	}
 }
 
 void fsck_report_free(struct fsck_ctx *ctx)
@@ -38,8 +65,6 @@ void fsck_report_free(struct fsck_ctx *ctx)
 	free(ctx->code_count);
 	ctx->code_count = NULL;
 }
-
-static void json_string(FILE *f, const char *s);
 
 /* ---- message building ---- */
 
@@ -150,12 +175,6 @@ static void build_message(struct strbuf *b, const char *tmpl, const struct fsck_
 
 /* ---- output ---- */
 
-/* The document goes to a memory stream, whose close reports a failure. */
-static void json_string(FILE *f, const char *s)
-{
-	(void)f2fs_json_string(f, s, strlen(s), 0);
-}
-
 static const struct {
 	const char *name;
 	size_t off;
@@ -198,29 +217,30 @@ static void print_text(struct fsck_ctx *ctx, const struct fsck_problem_def *d,
 	fputc('\n', ctx->out);
 }
 
+/* The writer's errors are sticky and reported once, at the end of the
+ * run (fsck_output_finish), as the memory stream's are. */
 static void print_json(struct fsck_ctx *ctx, const struct fsck_problem_def *d,
 		       const char *msg, const struct fsck_obj *o)
 {
-	FILE *f = ctx->out;
+	struct f2fs_json *j = json_doc(ctx);
 
-	fprintf(f, "%s{\"code\":%d,\"name\":\"%s\",\"severity\":\"%s\",\"message\":",
-		ctx->json_first ? "" : ",", (int)d->code, d->name,
-		fsck_severity_name(d->severity));
-	ctx->json_first = false;
-	json_string(f, msg);
+	if (!j)
+		return;
+	f2fs_json_begin_object(j);
+	json_key_i64(j, "code", (int)d->code);
+	json_key_str(j, "name", d->name);
+	json_key_str(j, "severity", fsck_severity_name(d->severity));
+	json_key_str(j, "message", msg);
 	for (size_t i = 0; i < sizeof(obj_fields) / sizeof(obj_fields[0]); i++) {
 		uint64_t v = obj_field(o, i);
 
 		if (v != FSCK_NONE)
-			fprintf(f, ",\"%s\":%" PRIu64, obj_fields[i].name, v);
+			json_key_u64(j, obj_fields[i].name, v);
 	}
-	if (o->path) {
-		fputs(",\"path\":", f);
-		json_string(f, o->path);
-	}
-	fprintf(f, ",\"fix\":");
-	json_string(f, fsck_fix_name(d->fix));
-	fputc('}', f);
+	if (o->path)
+		json_key_str(j, "path", o->path);
+	json_key_str(j, "fix", fsck_fix_name(d->fix));
+	f2fs_json_end_object(j);
 }
 
 void fsck_report(struct fsck_ctx *ctx, enum fsck_problem code, const struct fsck_obj *obj)
@@ -318,38 +338,48 @@ static const char *mode_name(const struct fsck_opts *o)
 	return "check";
 }
 
-static void json_counts(FILE *f, const struct fsck_ctx *ctx)
+static void json_counts(struct f2fs_json *j, const struct fsck_ctx *ctx)
 {
 	const struct fsck_stats *s = &ctx->st;
 
-	fprintf(f, "\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64 ",\"infos\":%" PRIu64
-		",\"problems\":%" PRIu64, ctx->n_errors, ctx->n_warnings, ctx->n_infos,
-		ctx->n_errors + ctx->n_warnings);
+	json_key_u64(j, "errors", ctx->n_errors);
+	json_key_u64(j, "warnings", ctx->n_warnings);
+	json_key_u64(j, "infos", ctx->n_infos);
+	json_key_u64(j, "problems", ctx->n_errors + ctx->n_warnings);
 	if (ctx->mount_check_only)
 		return;
-	fprintf(f, ",\"inodes\":%" PRIu64 ",\"nodes\":%" PRIu64
-		",\"valid_blocks\":%" PRIu64 ",\"data_blocks\":%" PRIu64
-		",\"directories\":%" PRIu64 ",\"files\":%" PRIu64
-		",\"symlinks\":%" PRIu64 ",\"orphans\":%" PRIu64
-		",\"sections_free\":%" PRIu64 ",\"sections_dirty\":%" PRIu64
-		",\"sections_full\":%" PRIu64 ",\"roll_forward_nodes\":%" PRIu64
-		",\"unverified_hashes\":%" PRIu64,
-		s->inodes, s->nodes, s->data_blocks + s->nodes, s->data_blocks, s->dirs, s->files,
-		s->symlinks, s->orphans, s->free_secs, s->dirty_secs, s->full_secs,
-		s->chain_nodes, s->unverified_hashes);
+	json_key_u64(j, "inodes", s->inodes);
+	json_key_u64(j, "nodes", s->nodes);
+	json_key_u64(j, "valid_blocks", s->data_blocks + s->nodes);
+	json_key_u64(j, "data_blocks", s->data_blocks);
+	json_key_u64(j, "directories", s->dirs);
+	json_key_u64(j, "files", s->files);
+	json_key_u64(j, "symlinks", s->symlinks);
+	json_key_u64(j, "orphans", s->orphans);
+	json_key_u64(j, "sections_free", s->free_secs);
+	json_key_u64(j, "sections_dirty", s->dirty_secs);
+	json_key_u64(j, "sections_full", s->full_secs);
+	json_key_u64(j, "roll_forward_nodes", s->chain_nodes);
+	json_key_u64(j, "unverified_hashes", s->unverified_hashes);
 }
 
+/* Closes the problems array fsck_report_init opened (and the recheck
+ * object around it). */
 static void print_summary_json(struct fsck_ctx *ctx)
 {
-	FILE *f = ctx->out;
+	struct f2fs_json *j = json_doc(ctx);
 
-	fputs("],\"summary\":{", f);
-	json_counts(f, ctx);
-	fprintf(f, "},\"full_check\":%s", ctx->mount_check_only ? "false" : "true");
+	f2fs_json_end_array(j);
+	f2fs_json_key(j, "summary");
+	f2fs_json_begin_object(j);
+	json_counts(j, ctx);
+	f2fs_json_end_object(j);
+	f2fs_json_key(j, "full_check");
+	f2fs_json_bool(j, !ctx->mount_check_only);
 	if (ctx->opt.recheck)
-		fputc('}', f);
+		f2fs_json_end_object(j);
 	else
-		fprintf(f, ",\"mode\":\"%s\"", mode_name(&ctx->opt));
+		json_key_str(j, "mode", mode_name(&ctx->opt));
 }
 
 /* The preen fast path: what was checked, and how to check everything. */
@@ -366,7 +396,7 @@ void fsck_print_summary(struct fsck_ctx *ctx)
 	uint64_t problems = ctx->n_errors + ctx->n_warnings;
 	uint64_t valid = s->data_blocks + s->nodes;
 
-	if (ctx->output && ctx->output->json) {
+	if (json_doc(ctx)) {
 		/* a second run (preen with write access) adds its repair to
 		 * the document the first run's problems and summary began */
 		if (!ctx->opt.no_relist)
@@ -394,40 +424,42 @@ void fsck_print_summary(struct fsck_ctx *ctx)
 }
 
 /* The problems a repair fixes: reported, and with a fix in the table. */
-static void json_fixes(FILE *f, const struct fsck_ctx *ctx)
+static void json_fixes(struct f2fs_json *j, const struct fsck_ctx *ctx)
 {
-	bool first = true;
-
-	fputs("\"fixes\":[", f);
+	f2fs_json_key(j, "fixes");
+	f2fs_json_begin_array(j);
 	for (size_t i = 0; ctx->code_count && i < fsck_n_problems; i++) {
 		const struct fsck_problem_def *d = &fsck_problems[i];
 
 		if (!ctx->code_count[i] || d->fix == FIX_NONE || d->fix == FIX_UNFIXABLE)
 			continue;
-		fprintf(f, "%s{\"code\":%d,\"name\":\"%s\",\"count\":%u,\"fix\":", first ? "" : ",",
-			(int)d->code, d->name, ctx->code_count[i]);
-		json_string(f, fsck_fix_name(d->fix));
-		fputc('}', f);
-		first = false;
+		f2fs_json_begin_object(j);
+		json_key_i64(j, "code", (int)d->code);
+		json_key_str(j, "name", d->name);
+		json_key_u64(j, "count", ctx->code_count[i]);
+		json_key_str(j, "fix", fsck_fix_name(d->fix));
+		f2fs_json_end_object(j);
 	}
-	fputc(']', f);
+	f2fs_json_end_array(j);
 }
 
 void fsck_print_repair(struct fsck_ctx *ctx, const char *outcome, uint64_t written)
 {
-	FILE *f = ctx->output ? ctx->output->json : NULL;
+	struct f2fs_json *j = json_doc(ctx);
 
-	if (!f) {
+	if (!j) {
 		if (!strcmp(outcome, "written")) {
 			fprintf(ctx->out, "%s: repaired; checking again\n", ctx->opt.device);
 			fflush(ctx->out);
 		}
 		return;
 	}
-	fprintf(f, ",\"repair\":{\"outcome\":\"%s\",\"blocks_written\":%" PRIu64 ",", outcome,
-		written);
-	json_fixes(f, ctx);
-	fputc('}', f);
+	f2fs_json_key(j, "repair");
+	f2fs_json_begin_object(j);
+	json_key_str(j, "outcome", outcome);
+	json_key_u64(j, "blocks_written", written);
+	json_fixes(j, ctx);
+	f2fs_json_end_object(j);
 }
 
 void fsck_fail(struct fsck_ctx *ctx, const char *code, const char *fmt, ...)
@@ -455,33 +487,65 @@ int fsck_output_open(struct fsck_output *out, const char *device, bool json)
 	out->json = open_memstream(&out->json_buf, &out->json_len);
 	if (!out->json)
 		return -ENOMEM;
-	fputs("{\"device\":", out->json);
-	json_string(out->json, device);
+	f2fs_json_init_file(&out->doc, out->json, 0);
+	f2fs_json_begin_object(&out->doc);
+	json_key_str(&out->doc, "device", device);
 	return 0;
+}
+
+/* The document of a run that ends in an error object: the device (NULL:
+ * none, the command line was refused), the error's stable code and
+ * message, and the exit code. */
+static void print_error_object(const char *device, const char *code, const char *msg,
+			       int exit_code)
+{
+	struct f2fs_json j;
+
+	f2fs_json_init_file(&j, stdout, 0);
+	f2fs_json_begin_object(&j);
+	if (device)
+		json_key_str(&j, "device", device);
+	f2fs_json_key(&j, "error");
+	f2fs_json_begin_object(&j);
+	json_key_str(&j, "code", code);
+	json_key_str(&j, "message", msg);
+	f2fs_json_end_object(&j);
+	json_key_i64(&j, "exit_code", exit_code);
+	f2fs_json_end_object(&j);
+	fputc('\n', stdout);
+}
+
+void fsck_print_usage_error_json(int exit_code)
+{
+	print_error_object(NULL, "usage", "invalid command line (see stderr)", exit_code);
 }
 
 /* An operational error: the document is this object alone. */
 static void print_error_document(const struct fsck_output *out, const char *device,
 				 int exit_code)
 {
-	fputs("{\"device\":", stdout);
-	json_string(stdout, device);
-	fputs(",\"error\":{\"code\":", stdout);
-	json_string(stdout, out->error_code ? out->error_code : "operational_error");
-	fputs(",\"message\":", stdout);
-	json_string(stdout, out->error_code ? out->error_msg : "see the diagnostics on stderr");
-	printf("},\"exit_code\":%d}\n", exit_code);
+	print_error_object(device, out->error_code ? out->error_code : "operational_error",
+			   out->error_code ? out->error_msg : "see the diagnostics on stderr",
+			   exit_code);
 }
 
+/* The document is complete here; a writer error (a stream that failed,
+ * or a document that was not closed as it was opened) gives the error
+ * object instead of a document that would not parse. */
 void fsck_output_finish(struct fsck_output *out, const char *device, int exit_code)
 {
+	int closed;
+
 	if (!out->json)
 		return;
-	if (fclose(out->json) || exit_code == FSCK_EXIT_ERROR) {
+	json_key_i64(&out->doc, "exit_code", exit_code);
+	f2fs_json_end_object(&out->doc);
+	closed = fclose(out->json);
+	if (closed || f2fs_json_error(&out->doc) || exit_code == FSCK_EXIT_ERROR) {
 		print_error_document(out, device, exit_code);
 	} else {
 		fwrite(out->json_buf, 1, out->json_len, stdout);
-		printf(",\"exit_code\":%d}\n", exit_code);
+		fputc('\n', stdout);
 	}
 	fflush(stdout);
 	free(out->json_buf);
