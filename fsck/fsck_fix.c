@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs_array.h"
 #include "f2fs_err.h"
 #include "fsck.h"
 
@@ -63,21 +64,11 @@ void fsck_repair_free(struct fsck_ctx *ctx)
 	ctx->rep = NULL;
 }
 
-/* Grow an array of elements of size sz to hold one more. */
+/* Room in an array of elements of size sz (lib/array.c) for one more
+ * than n. */
 static bool grow(void **arr, uint32_t n, uint32_t *cap, size_t sz)
 {
-	uint32_t ncap;
-	void *p;
-
-	if (n < *cap)
-		return true;
-	ncap = *cap ? *cap * 2 : 16;
-	p = realloc(*arr, (size_t)ncap * sz);
-	if (!p)
-		return false;
-	*arr = p;
-	*cap = ncap;
-	return true;
+	return n < UINT32_MAX && !f2fs_array_grow32(arr, sz, cap, n + 1, 16);
 }
 
 static uint8_t *block_copy(struct fsck_ctx *ctx, uint32_t addr, const void *cur)

@@ -40,6 +40,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "f2fs_array.h"
 #include "f2fs_casefold.h"
 #include "f2fs_crc.h"
 #include "f2fs_err.h"
@@ -213,15 +214,8 @@ static uint8_t *new_block(struct lpf_run *lr, uint32_t dir, uint32_t bidx, uint3
 	struct fsck_ctx *ctx = lr->ctx;
 	uint8_t *b;
 
-	if (lr->n_nb == lr->cap_nb) {
-		uint32_t cap = lr->cap_nb ? lr->cap_nb * 2 : 8;
-		void *p = realloc(lr->nb, (size_t)cap * sizeof(*lr->nb));
-
-		if (!p)
-			return NULL;
-		lr->nb = p;
-		lr->cap_nb = cap;
-	}
+	if (F2FS_ARRAY_ROOM32(lr->nb, lr->cap_nb, lr->n_nb + 1, 8))
+		return NULL;
 	b = fsck_fix_data_new(ctx, owner, ofs);
 	if (!b)
 		return NULL;
@@ -819,16 +813,9 @@ static void note_root_block(void *arg, uint32_t blkaddr, const struct f2fs_summa
 	    !fsck_addr_in_main(ctx, blkaddr) || !fsck_sit_valid(ctx, blkaddr) ||
 	    fsck_bit(ctx->reach, blkaddr - ctx->fs->main_blkaddr))
 		return;
-	if (rb->n == rb->cap) {
-		uint32_t cap = rb->cap ? rb->cap * 2 : 16;
-		void *p = realloc(rb->v, (size_t)cap * sizeof(*rb->v));
-
-		if (!p) {
-			rb->err = -ENOMEM;
-			return;
-		}
-		rb->v = p;
-		rb->cap = cap;
+	if (F2FS_ARRAY_ROOM32(rb->v, rb->cap, rb->n + 1, 16)) {
+		rb->err = -ENOMEM;
+		return;
 	}
 	rb->v[rb->n++] = (uint64_t)le16_to_cpu(s->ofs_in_node) << 32 | blkaddr;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs_array.h"
 #include "f2fs_casefold.h"
 #include "f2fs_crc.h"
 #include "f2fs_err.h"
@@ -368,16 +369,9 @@ static void note_placed(struct fsck_walk *w, struct dir_state *s, uint32_t hash,
 {
 	if (!w->ctx->rep || bidx == UINT32_MAX)
 		return;
-	if (s->n_placed == s->cap_placed) {
-		uint32_t cap = s->cap_placed ? s->cap_placed * 2 : 64;
-		void *p = realloc(s->placed, (size_t)cap * sizeof(*s->placed));
-
-		if (!p) {
-			w->ctx->rep->err = -ENOMEM;
-			return;
-		}
-		s->placed = p;
-		s->cap_placed = cap;
+	if (F2FS_ARRAY_ROOM32(s->placed, s->cap_placed, s->n_placed + 1, 64)) {
+		w->ctx->rep->err = -ENOMEM;
+		return;
 	}
 	s->placed[s->n_placed].hash = hash;
 	s->placed[s->n_placed++].bidx = bidx;
@@ -389,16 +383,9 @@ static void note_misplaced(struct fsck_walk *w, struct dir_state *s, uint32_t sl
 {
 	if (!w->ctx->rep)
 		return;
-	if (s->n_moves == s->cap_moves) {
-		uint32_t cap = s->cap_moves ? s->cap_moves * 2 : 8;
-		void *p = realloc(s->moves, (size_t)cap * sizeof(*s->moves));
-
-		if (!p) {
-			w->ctx->rep->err = -ENOMEM;
-			return;
-		}
-		s->moves = p;
-		s->cap_moves = cap;
+	if (F2FS_ARRAY_ROOM32(s->moves, s->cap_moves, s->n_moves + 1, 8)) {
+		w->ctx->rep->err = -ENOMEM;
+		return;
 	}
 	s->moves[s->n_moves].loc = *slot_loc(s, slot);
 	s->moves[s->n_moves++].hash = hash;
@@ -449,16 +436,9 @@ static void note_seen(struct fsck_walk *w, struct dir_state *s, const uint8_t *n
 {
 	if (!s->n_blocks)
 		return;
-	if (s->n_seen == s->cap_seen) {
-		uint32_t cap = s->cap_seen ? s->cap_seen * 2 : 64;
-		void *p = realloc(s->seen, (size_t)cap * sizeof(*s->seen));
-
-		if (!p) {
-			w->err = -ENOMEM;
-			return;
-		}
-		s->seen = p;
-		s->cap_seen = cap;
+	if (F2FS_ARRAY_ROOM32(s->seen, s->cap_seen, s->n_seen + 1, 64)) {
+		w->err = -ENOMEM;
+		return;
 	}
 	s->seen[s->n_seen++] = (struct name_seen){ .fp = name_fp(name, len), .blk = s->n_blocks - 1,
 						    .bidx = bidx, .ino = ino, .slot = (uint16_t)slot };
@@ -467,16 +447,9 @@ static void note_seen(struct fsck_walk *w, struct dir_state *s, const uint8_t *n
 /* The location of the block being scanned, kept for note_seen(). */
 static void note_block(struct fsck_walk *w, struct dir_state *s)
 {
-	if (s->n_blocks == s->cap_blocks) {
-		uint32_t cap = s->cap_blocks ? s->cap_blocks * 2 : 16;
-		void *p = realloc(s->blocks, (size_t)cap * sizeof(*s->blocks));
-
-		if (!p) {
-			w->err = -ENOMEM;
-			return;
-		}
-		s->blocks = p;
-		s->cap_blocks = cap;
+	if (F2FS_ARRAY_ROOM32(s->blocks, s->cap_blocks, s->n_blocks + 1, 16)) {
+		w->err = -ENOMEM;
+		return;
 	}
 	s->blocks[s->n_blocks++] = s->loc;
 }

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs_array.h"
 #include "f2fs_crc.h"
 #include "f2fs_err.h"
 #include "fsck.h"
@@ -139,16 +140,9 @@ static int list_unnamed_blocks(struct fsck_ctx *ctx, uint32_t **out, uint32_t *n
 			for (uint32_t k = 0; lone && k < 8; k++, lone >>= 1) {
 				if (!(lone & 1))
 					continue;
-				if (*n == cap) {
-					void *p;
-
-					cap = cap ? cap * 2 : 64;
-					p = realloc(v, (size_t)cap * sizeof(*v));
-					if (!p) {
-						free(v);
-						return -ENOMEM;
-					}
-					v = p;
+				if (F2FS_ARRAY_ROOM32(v, cap, *n + 1, 64)) {
+					free(v);
+					return -ENOMEM;
 				}
 				v[(*n)++] = f2fs_seg_start_blkaddr(ctx->fs, segno) + i * 8 + k;
 			}

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "f2fs_array.h"
 #include "f2fs_ckpt.h"
 #include "f2fs_crc.h"
 #include "f2fs_err.h"
@@ -30,17 +31,10 @@ int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint32_t parent, uint8_t f
 {
 	struct fsck_item *it;
 
-	if (w->n == w->cap) {
-		uint32_t cap = w->cap ? w->cap * 2 : 1024;
-		void *p = realloc(w->stack, (size_t)cap * sizeof(*w->stack));
-
-		if (!p) {
-			fsck_pname_put(pn);
-			w->err = -ENOMEM;
-			return -ENOMEM;
-		}
-		w->stack = p;
-		w->cap = cap;
+	if (F2FS_ARRAY_ROOM32(w->stack, w->cap, w->n + 1, 1024)) {
+		fsck_pname_put(pn);
+		w->err = -ENOMEM;
+		return -ENOMEM;
 	}
 	w->ctx->ni[ino].flags |= FSCK_NI_QUEUED;
 	w->ctx->ni[ino].ftype = ftype;	/* until the inode itself is checked */
@@ -195,31 +189,27 @@ static void note_extent(struct fsck_file *f, uint64_t fofs, uint32_t addr)
 		f->ext_mismatch = true;
 }
 
+/* Room for one more dentry block in the four parallel arrays, which
+ * share dent_cap: each grows from the same capacity to the same one. */
+static int grow_dentry_blocks(struct fsck_walk *w)
+{
+	uint32_t need = w->dent_n + 1, c_addr = w->dent_cap, c_bidx = w->dent_cap;
+	uint32_t c_owner = w->dent_cap, c_ofs = w->dent_cap;
+
+	if (F2FS_ARRAY_ROOM32(w->dent_addr, c_addr, need, 256) ||
+	    F2FS_ARRAY_ROOM32(w->dent_bidx, c_bidx, need, 256) ||
+	    F2FS_ARRAY_ROOM32(w->dent_owner, c_owner, need, 256) ||
+	    F2FS_ARRAY_ROOM32(w->dent_ofs, c_ofs, need, 256))
+		return -ENOMEM;
+	w->dent_cap = c_addr;
+	return 0;
+}
+
 static int add_dentry_block(struct fsck_walk *w, uint64_t bidx, uint32_t addr,
 			    uint32_t nid, uint32_t ofs_in_node)
 {
-	if (w->dent_n == w->dent_cap) {
-		uint32_t cap = w->dent_cap ? w->dent_cap * 2 : 256;
-		void *a = realloc(w->dent_addr, (size_t)cap * sizeof(uint32_t));
-		void *b, *c, *d;
-
-		if (!a)
-			return -ENOMEM;
-		w->dent_addr = a;
-		b = realloc(w->dent_bidx, (size_t)cap * sizeof(uint32_t));
-		if (!b)
-			return -ENOMEM;
-		w->dent_bidx = b;
-		c = realloc(w->dent_owner, (size_t)cap * sizeof(uint32_t));
-		if (!c)
-			return -ENOMEM;
-		w->dent_owner = c;
-		d = realloc(w->dent_ofs, (size_t)cap * sizeof(uint16_t));
-		if (!d)
-			return -ENOMEM;
-		w->dent_ofs = d;
-		w->dent_cap = cap;
-	}
+	if (w->dent_n == w->dent_cap && grow_dentry_blocks(w))
+		return -ENOMEM;
 	w->dent_addr[w->dent_n] = addr;
 	w->dent_owner[w->dent_n] = nid;
 	w->dent_ofs[w->dent_n] = (uint16_t)ofs_in_node;
@@ -324,16 +314,9 @@ static void remember_name(struct fsck_walk *w, uint32_t ino, const char *dir_pat
 
 	if (w->n_names == w->cap_names)
 		prune_names(w);
-	if (w->n_names == w->cap_names) {
-		uint32_t cap = w->cap_names ? w->cap_names * 2 : 64;
-		void *p = realloc(w->names, (size_t)cap * sizeof(*w->names));
-
-		if (!p) {
-			w->err = -ENOMEM;
-			return;
-		}
-		w->names = p;
-		w->cap_names = cap;
+	if (F2FS_ARRAY_ROOM32(w->names, w->cap_names, w->n_names + 1, 64)) {
+		w->err = -ENOMEM;
+		return;
 	}
 	nm = &w->names[w->n_names];
 	nm->where = malloc(dl + nl + 2);
@@ -506,15 +489,8 @@ static int push_ref(struct fsck_walk *w, int lvl, uint32_t nid, uint32_t ofs, ui
 {
 	struct fsck_node_ref *r;
 
-	if (w->lvl_n[lvl] == w->lvl_cap[lvl]) {
-		uint32_t cap = w->lvl_cap[lvl] ? w->lvl_cap[lvl] * 2 : 64;
-		void *p = realloc(w->lvl[lvl], (size_t)cap * sizeof(*w->lvl[lvl]));
-
-		if (!p)
-			return -ENOMEM;
-		w->lvl[lvl] = p;
-		w->lvl_cap[lvl] = cap;
-	}
+	if (F2FS_ARRAY_ROOM32(w->lvl[lvl], w->lvl_cap[lvl], w->lvl_n[lvl] + 1, 64))
+		return -ENOMEM;
 	r = &w->lvl[lvl][w->lvl_n[lvl]++];
 	r->nid = nid;
 	r->addr = 0;

@@ -37,6 +37,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "f2fs_array.h"
 #include "f2fs_err.h"
 #include "f2fs_quota.h"
 #include "fsck_walk.h"
@@ -278,16 +279,9 @@ void fsck_quota_note_block(struct fsck_ctx *ctx, int type, uint64_t fofs, uint32
 	if (!q || type < 0 || type >= F2FS_MAX_QUOTAS)
 		return;
 	f = &q->f[type];
-	if (f->n_blk == f->cap_blk) {
-		uint32_t cap = f->cap_blk ? f->cap_blk * 2 : 16;
-		void *p = realloc(f->blk, (size_t)cap * sizeof(*f->blk));
-
-		if (!p) {
-			q->err = -ENOMEM;
-			return;
-		}
-		f->blk = p;
-		f->cap_blk = cap;
+	if (F2FS_ARRAY_ROOM32(f->blk, f->cap_blk, f->n_blk + 1, 16)) {
+		q->err = -ENOMEM;
+		return;
 	}
 	f->blk[f->n_blk++] = (struct qblk){ .fofs = fofs, .addr = addr, .owner = owner,
 					    .ofs = (uint16_t)ofs_in_node };

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs_array.h"
 #include "f2fs_err.h"
 #include "fsck.h"
 
@@ -54,15 +55,9 @@ int fsck_expect_summary(struct fsck_ctx *ctx, uint32_t blkaddr, uint32_t nid,
 	}
 	/* a flush keeps the entries that disagree with their summary for the
 	 * last one: grow when they fill half the queue */
-	if (ctx->n_ssa == ctx->cap_ssa || (flushed && ctx->n_ssa > ctx->cap_ssa / 2)) {
-		uint32_t cap = ctx->cap_ssa ? ctx->cap_ssa * 2 : 4096;
-		void *p = realloc(ctx->ssa, (size_t)cap * sizeof(*ctx->ssa));
-
-		if (!p)
-			return -ENOMEM;
-		ctx->ssa = p;
-		ctx->cap_ssa = cap;
-	}
+	if ((ctx->n_ssa == ctx->cap_ssa || (flushed && ctx->n_ssa > ctx->cap_ssa / 2)) &&
+	    F2FS_ARRAY_ROOM32(ctx->ssa, ctx->cap_ssa, ctx->cap_ssa + 1, 4096))
+		return -ENOMEM;
 	e = &ctx->ssa[ctx->n_ssa++];
 	e->blkaddr = blkaddr;
 	e->nid = nid;

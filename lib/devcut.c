@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "device_own.h"
+#include "f2fs_array.h"
 #include "f2fs_dev.h"
 #include "f2fs_fs.h"
 
@@ -93,15 +94,8 @@ int f2fs_cut_note(struct f2fs_dev *dev, uint64_t off, uint64_t len, const void *
 
 	if (!l || l->cut || len > SIZE_MAX)
 		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 32;
-		struct epoch_write *nw = realloc(l->w, cap * sizeof(*nw));
-
-		if (!nw)
-			return -ENOMEM;
-		l->w = nw;
-		l->cap = cap;
-	}
+	if (F2FS_ARRAY_ROOM(l->w, l->cap, l->n + 1, 32))
+		return -ENOMEM;
 	w = &l->w[l->n];
 	w->off = off;
 	w->len = len;

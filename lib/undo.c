@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "device_own.h"
+#include "f2fs_array.h"
 #include "f2fs_crc.h"
 #include "f2fs_dev.h"
 #include "f2fs_fs.h"
@@ -204,22 +205,10 @@ static size_t first_range_after(const struct f2fs_undo *u, uint64_t blk)
 	return lo;
 }
 
+/* Room for need elements of size bytes (lib/array.c). */
 static int grow(void **arr, size_t *cap, size_t need, size_t size)
 {
-	size_t ncap;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 64;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(*arr, ncap * size);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = ncap;
-	return 0;
+	return f2fs_array_grow(arr, size, cap, need, 64) ? -ENOMEM : 0;
 }
 
 /* Add [start, end), which overlaps no saved block, merging neighbours. */

@@ -25,6 +25,7 @@
 #include <linux/fs.h>
 
 #include "device_own.h"
+#include "f2fs_array.h"
 #include "f2fs_dev.h"
 #include "f2fs_fs.h"
 #include "f2fs_zone.h"
@@ -488,15 +489,11 @@ static void sb_printf(struct strbuf *b, const char *fmt, ...)
 			b->len += (size_t)n;
 			return;
 		}
-		size_t ncap = (b->cap ? b->cap * 2 : 4096) + (size_t)n;
-		char *ns = realloc(b->s, ncap);
-
-		if (!ns) {
+		if ((size_t)n >= SIZE_MAX - b->len ||
+		    F2FS_ARRAY_ROOM(b->s, b->cap, b->len + (size_t)n + 1, 4096)) {
 			b->err = -ENOMEM;
 			return;
 		}
-		b->s = ns;
-		b->cap = ncap;
 	}
 }
 

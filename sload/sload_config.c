@@ -16,6 +16,7 @@
 #include <selinux/selinux.h>
 #endif
 
+#include "f2fs_array.h"
 #include "sload.h"
 
 struct fsc_entry {
@@ -85,16 +86,9 @@ int sload_fs_config_load(struct sload_ctx *c, const char *path)
 		lineno++;
 		if (*s == '#' || *s == '\n' || !*s)
 			continue;
-		if (fsc->n == cap) {
-			struct fsc_entry *p;
-
-			cap = cap ? 2 * cap : 64;
-			p = realloc(fsc->e, cap * sizeof(*p));
-			if (!p) {
-				err = -ENOMEM;
-				break;
-			}
-			fsc->e = p;
+		if (F2FS_ARRAY_ROOM(fsc->e, cap, fsc->n + 1, 64)) {
+			err = -ENOMEM;
+			break;
 		}
 		err = parse_fsc_line(s, &fsc->e[fsc->n]);
 		if (err == -EINVAL)
@@ -214,16 +208,9 @@ static int load_builtin(struct sload_ctx *c, struct sload_contexts *sc, const ch
 		lineno++;
 		if (*s == '#' || *s == '\n' || !*s)
 			continue;
-		if (sc->n == cap) {
-			struct fc_spec *p;
-
-			cap = cap ? 2 * cap : 64;
-			p = realloc(sc->s, cap * sizeof(*p));
-			if (!p) {
-				err = -ENOMEM;
-				break;
-			}
-			sc->s = p;
+		if (F2FS_ARRAY_ROOM(sc->s, cap, sc->n + 1, 64)) {
+			err = -ENOMEM;
+			break;
 		}
 		err = parse_fc_line(s, &sc->s[sc->n]);
 		if (err == -EINVAL)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs_array.h"
 #include "f2fs_err.h"
 #include "f2fs_crc.h"
 #include "f2fs_casefold.h"
@@ -125,27 +126,25 @@ struct dblocks {
 	uint32_t depth;
 };
 
+/* Room for need blocks in both parallel arrays, which share t->n (the
+ * capacity, every slot counted): the new slots are zeroed. */
+static int dblocks_grow(struct dblocks *t, uint64_t need)
+{
+	size_t cap_b = (size_t)t->n, cap_next = (size_t)t->n;
+
+	if (need > SIZE_MAX || F2FS_ARRAY_ROOM(t->b, cap_b, need, 8) ||
+	    F2FS_ARRAY_ROOM(t->next, cap_next, need, 8))
+		return -ENOMEM;
+	memset(t->b + t->n, 0, (cap_b - t->n) * sizeof(*t->b));
+	memset(t->next + t->n, 0, (cap_b - t->n) * sizeof(*t->next));
+	t->n = cap_b;
+	return 0;
+}
+
 static int dblock_get(struct dblocks *t, uint64_t idx, struct dent_area *a)
 {
-	if (idx >= t->n) {
-		uint64_t n = t->n ? t->n : 8;
-		struct f2fs_dentry_block **b;
-		uint32_t *nx;
-
-		while (n <= idx)
-			n *= 2;
-		b = realloc(t->b, n * sizeof(*b));
-		if (!b)
-			return -ENOMEM;
-		t->b = b;
-		nx = realloc(t->next, n * sizeof(*nx));
-		if (!nx)
-			return -ENOMEM;
-		t->next = nx;
-		memset(t->b + t->n, 0, (n - t->n) * sizeof(*b));
-		memset(t->next + t->n, 0, (n - t->n) * sizeof(*nx));
-		t->n = n;
-	}
+	if (idx >= t->n && dblocks_grow(t, idx + 1))
+		return -ENOMEM;
 	if (!t->b[idx]) {
 		t->b[idx] = calloc(1, sizeof(**t->b));
 		if (!t->b[idx])
@@ -270,15 +269,8 @@ static int collect_area(const struct dent_area *a, struct sload_dent **out, size
 			s += name_slots(len) - 1;
 			continue;
 		}
-		if (*nout == *cap) {
-			size_t nc = *cap ? 2 * *cap : 16;
-			struct sload_dent *p = realloc(*out, nc * sizeof(*p));
-
-			if (!p)
-				return -ENOMEM;
-			*out = p;
-			*cap = nc;
-		}
+		if (F2FS_ARRAY_ROOM(*out, *cap, *nout + 1, 16))
+			return -ENOMEM;
 		e = &(*out)[(*nout)++];
 		memset(e, 0, sizeof(*e));
 		e->name = malloc((size_t)len + 1);

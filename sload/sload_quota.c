@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs_array.h"
 #include "f2fs_err.h"
 #include "f2fs_quota.h"
 #include "sload.h"
@@ -45,15 +46,8 @@ static struct q_ent *q_find(struct sload_quota *q, uint32_t id, bool add)
 			return &q->e[k];
 	if (!add)
 		return NULL;
-	if (q->n == q->cap) {
-		size_t nc = q->cap ? 2 * q->cap : 16;
-		struct q_ent *p = realloc(q->e, nc * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		q->e = p;
-		q->cap = nc;
-	}
+	if (F2FS_ARRAY_ROOM(q->e, q->cap, q->n + 1, 16))
+		return NULL;
 	memset(&q->e[q->n], 0, sizeof(q->e[q->n]));
 	q->e[q->n].id = id;
 	q->e[q->n].d.dqb_id = id;

@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <linux/fs.h>
 
+#include "f2fs_array.h"
 #include "f2fs_casefold.h"
 #include "f2fs_err.h"
 #include "sload.h"
@@ -106,15 +107,8 @@ static int add_dent(struct walk_dir *w, const char *name, uint32_t ino, uint8_t 
 
 	if (len > F2FS_NAME_LEN)
 		return -ENAMETOOLONG;
-	if (w->nd == w->cap) {
-		size_t nc = w->cap ? 2 * w->cap : 16;
-		struct sload_dent *p = realloc(w->d, nc * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		w->d = p;
-		w->cap = nc;
-	}
+	if (F2FS_ARRAY_ROOM(w->d, w->cap, w->nd + 1, 16))
+		return -ENOMEM;
 	e = &w->d[w->nd++];
 	memset(e, 0, sizeof(*e));
 	e->name = strdup(name);
@@ -146,15 +140,8 @@ static int keep_link(struct sload_ctx *c, const struct stat *st, uint32_t nid,
 {
 	struct sload_link *l;
 
-	if (c->n_links == c->cap_links) {
-		size_t nc = c->cap_links ? 2 * c->cap_links : 16;
-		struct sload_link *p = realloc(c->links, nc * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		c->links = p;
-		c->cap_links = nc;
-	}
+	if (F2FS_ARRAY_ROOM(c->links, c->cap_links, c->n_links + 1, 16))
+		return -ENOMEM;
 	l = &c->links[c->n_links++];
 	l->dev = st->st_dev;
 	l->ino = st->st_ino;
@@ -449,16 +436,9 @@ static int list_dir(const char *path, char ***out, size_t *n)
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (*n == cap) {
-			char **p;
-
-			cap = cap ? 2 * cap : 32;
-			p = realloc(*out, cap * sizeof(*p));
-			if (!p) {
-				closedir(d);
-				return -ENOMEM;
-			}
-			*out = p;
+		if (F2FS_ARRAY_ROOM(*out, cap, *n + 1, 32)) {
+			closedir(d);
+			return -ENOMEM;
 		}
 		(*out)[*n] = strdup(de->d_name);
 		if (!(*out)[(*n)++]) {
