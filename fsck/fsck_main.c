@@ -74,7 +74,7 @@ static void list_problems(void)
 }
 
 enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP, OPT_PROBLEMS, OPT_WRITE_LIMIT,
-       OPT_NAT_READ, OPT_NOLINEAR_LOOKUP, OPT_ZONE_MODEL, OPT_UNDO, OPT_LOSE_WRITES, OPT_READ_FAULT };
+       OPT_NOLINEAR_LOOKUP, OPT_ZONE_MODEL, OPT_UNDO, OPT_LOSE_WRITES, OPT_READ_FAULT };
 
 static const struct option long_opts[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -90,7 +90,6 @@ static const struct option long_opts[] = {
 	{ "undo", required_argument, NULL, OPT_UNDO },
 	{ "lose-writes", required_argument, NULL, OPT_LOSE_WRITES },
 	{ "read-fault", required_argument, NULL, OPT_READ_FAULT },
-	{ "nat-read", required_argument, NULL, OPT_NAT_READ },
 	{ "zone-model", required_argument, NULL, OPT_ZONE_MODEL },
 	{ NULL, 0, NULL, 0 },
 };
@@ -208,13 +207,6 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 		case 'f': seen |= SEEN_F; break;
 		case 'y': seen |= SEEN_Y; break;
 		case 'n': case 'N': seen |= SEEN_N; break;
-		case OPT_NAT_READ:
-			if (strcmp(optarg, "single") && strcmp(optarg, "batch")) {
-				fprintf(stderr, "fsck.f2fs: --nat-read takes single or batch\n");
-				return FSCK_EXIT_USAGE;
-			}
-			o->nat_read = strcmp(optarg, "single") ? 2 : 1;
-			break;
 		case OPT_WRITE_LIMIT:
 			if (!parse_uint(optarg, 1L << 40, &v)) {
 				fprintf(stderr, "fsck.f2fs: --write-limit needs a number\n");
@@ -462,7 +454,7 @@ static bool device_unusable(struct fsck_ctx *ctx)
 		 sb_copy_failed(fs, 1, "the device ends before the main area"))
 		fsck_fail(ctx, "short_device", "%s: the device (%llu bytes) ends inside the "
 			  "metadata areas of the volume its superblock describes", dev,
-			  (unsigned long long)fs->dev->size_bytes);
+			  (unsigned long long)f2fs_dev_size(fs->dev));
 	else
 		return false;
 	return true;
@@ -633,7 +625,7 @@ static void format_size_classes(const uint64_t *counts, char *buf, size_t cap)
 
 static void debug_io_sizes(struct fsck_ctx *ctx)
 {
-	const struct f2fs_dev_stats *st = &ctx->fs->dev->stats;
+	const struct f2fs_dev_stats *st = f2fs_dev_stats(ctx->fs->dev);
 	char reads[F2FS_DEV_SIZE_CLASSES * 40], views[F2FS_DEV_SIZE_CLASSES * 40];
 
 	format_size_classes(st->read_sizes, reads, sizeof(reads));
@@ -650,10 +642,10 @@ static void debug_io(struct fsck_ctx *ctx)
 	if (ctx->opt.debug && ctx->fs && ctx->fs->dev)
 		fsck_debug(ctx, 1, "I/O: %llu read calls (%llu missed the page cache), "
 			   "%llu blocks read, %llu writes",
-			   (unsigned long long)ctx->fs->dev->stats.read_calls,
-			   (unsigned long long)ctx->fs->dev->stats.read_misses,
-			   (unsigned long long)ctx->fs->dev->stats.read_blocks,
-			   (unsigned long long)ctx->fs->dev->stats.write_calls);
+			   (unsigned long long)f2fs_dev_stats(ctx->fs->dev)->read_calls,
+			   (unsigned long long)f2fs_dev_stats(ctx->fs->dev)->read_misses,
+			   (unsigned long long)f2fs_dev_stats(ctx->fs->dev)->read_blocks,
+			   (unsigned long long)f2fs_dev_stats(ctx->fs->dev)->write_calls);
 	if (ctx->opt.debug && ctx->fs && ctx->fs->dev)
 		debug_io_sizes(ctx);
 }

@@ -6,7 +6,7 @@
  * issue order, with explicit flush points.  Dry-run drops writes; a test
  * hook drops every write after the N-th so crash safety can be tested by
  * cutting a multi-write operation at every point.  A zoned device (or
- * an emulated zone model) carries its zones in dev->zoned, and writes obey
+ * an emulated zone model) carries its zones (f2fs_dev_zoned), and writes obey
  * the write-pointer rule: see f2fs_zone.h.
  */
 #ifndef F2FS_DEV_H
@@ -17,11 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-struct f2fs_ra_queue;
 struct f2fs_zoned;
-struct f2fs_undo;
-struct f2fs_lost_writes;
-struct f2fs_read_faults;
 
 struct f2fs_dev_opts {
 	bool read_only;		/* open O_RDONLY; every write fails with -EROFS */
@@ -51,40 +47,38 @@ struct f2fs_dev_stats {
 	uint64_t readahead_calls;
 };
 
-/* A further device of a multi-device volume (f2fs_dev_attach). */
+/* Up to this many further devices of a multi-device volume (f2fs_dev_attach). */
 #define F2FS_DEV_MAX_MEMBERS	7
-struct f2fs_dev_member {
-	struct f2fs_dev *dev;
-	uint64_t start, len;	/* the volume bytes it holds, from its offset 0 */
-};
 
-struct f2fs_dev {
-	int fd;
-	char *path;
-	bool is_blkdev;
-	bool is_regular;
-	bool read_only;
-	bool dry_run;
-	uint64_t size_bytes;	/* device or file size (f2fs_dev_assume_size: more) */
-	uint64_t file_bytes;	/* what the device really holds: reads past it see zeroes */
-	unsigned int sector_size;	/* logical sector size (512 for files) */
-	uint64_t write_limit;	/* 0: unlimited; else drop writes after this many */
-	const uint8_t *map;	/* read-only mapping of the whole device, or NULL */
-	struct f2fs_ra_queue *ra;	/* deferred hints (f2fs_dev_defer_readahead) */
-	struct f2fs_zoned *zoned;	/* zone model (f2fs_zone.h), NULL: not zoned */
-	/* multi-device volumes: device 0 holds volume bytes [0, own_bytes)
-	 * (its size unless f2fs_dev_set_own_blocks said less), the members
-	 * the rest; requests are routed by lib/devset.c */
-	uint64_t own_bytes;
-	struct f2fs_dev_member members[F2FS_DEV_MAX_MEMBERS];
-	unsigned int nmembers;
-	uint64_t view_lo, view_hi;	/* bytes handed out since the last release */
-	uint64_t view_blocks;
-	struct f2fs_undo *undo;	/* undo file being written (f2fs_undo.h), or NULL */
-	struct f2fs_lost_writes *lost;	/* lost-writes test hook (lib/devcut.c) */
-	struct f2fs_read_faults *faults;	/* read-fault test hook (lib/devcut.c) */
-	struct f2fs_dev_stats stats;
-};
+/* A device is opaque: its state belongs to the I/O layer (lib/device.c
+ * and its layers); tools ask through these accessors. */
+struct f2fs_dev;
+
+/* The path it was opened by. */
+const char *f2fs_dev_path(const struct f2fs_dev *dev);
+/* Its size in bytes (after f2fs_dev_assume_size: the assumed size). */
+uint64_t f2fs_dev_size(const struct f2fs_dev *dev);
+/* The bytes it really holds: reads past them see zeroes (a truncated
+ * image file, f2fs_dev_assume_size); f2fs_dev_size() otherwise. */
+uint64_t f2fs_dev_file_bytes(const struct f2fs_dev *dev);
+/* Logical sector size (512 for files). */
+unsigned int f2fs_dev_sector_size(const struct f2fs_dev *dev);
+bool f2fs_dev_is_regular(const struct f2fs_dev *dev);	/* an image file */
+bool f2fs_dev_is_blkdev(const struct f2fs_dev *dev);	/* a block device */
+bool f2fs_dev_is_read_only(const struct f2fs_dev *dev);
+bool f2fs_dev_is_dry_run(const struct f2fs_dev *dev);
+/* Its zone model (f2fs_zone.h), NULL when not zoned. */
+struct f2fs_zoned *f2fs_dev_zoned(const struct f2fs_dev *dev);
+/* The further devices attached to device 0 of a multi-device volume
+ * (f2fs_dev_attach): how many; and the volume's i-th device (0: dev
+ * itself, 1..count: the members; NULL past the last) with the volume
+ * bytes [*start, *start + *len) it holds from its own offset 0 (either
+ * pointer may be NULL). */
+unsigned int f2fs_dev_member_count(const struct f2fs_dev *dev);
+struct f2fs_dev *f2fs_dev_part(struct f2fs_dev *dev, unsigned int i, uint64_t *start,
+			       uint64_t *len);
+/* The request counters since open. */
+const struct f2fs_dev_stats *f2fs_dev_stats(const struct f2fs_dev *dev);
 
 /* One run of blocks for a batched read. */
 struct f2fs_io_vec {

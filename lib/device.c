@@ -187,6 +187,81 @@ void f2fs_dev_close(struct f2fs_dev *dev)
 	free(dev);
 }
 
+/* ---- accessors -------------------------------------------------------- */
+
+const char *f2fs_dev_path(const struct f2fs_dev *dev)
+{
+	return dev->path;
+}
+
+uint64_t f2fs_dev_size(const struct f2fs_dev *dev)
+{
+	return dev->size_bytes;
+}
+
+uint64_t f2fs_dev_file_bytes(const struct f2fs_dev *dev)
+{
+	return dev->file_bytes;
+}
+
+unsigned int f2fs_dev_sector_size(const struct f2fs_dev *dev)
+{
+	return dev->sector_size;
+}
+
+bool f2fs_dev_is_regular(const struct f2fs_dev *dev)
+{
+	return dev->is_regular;
+}
+
+bool f2fs_dev_is_blkdev(const struct f2fs_dev *dev)
+{
+	return dev->is_blkdev;
+}
+
+bool f2fs_dev_is_read_only(const struct f2fs_dev *dev)
+{
+	return dev->read_only;
+}
+
+bool f2fs_dev_is_dry_run(const struct f2fs_dev *dev)
+{
+	return dev->dry_run;
+}
+
+struct f2fs_zoned *f2fs_dev_zoned(const struct f2fs_dev *dev)
+{
+	return dev->zoned;
+}
+
+unsigned int f2fs_dev_member_count(const struct f2fs_dev *dev)
+{
+	return dev->nmembers;
+}
+
+struct f2fs_dev *f2fs_dev_part(struct f2fs_dev *dev, unsigned int i, uint64_t *start,
+			       uint64_t *len)
+{
+	uint64_t s = 0, l = dev->own_bytes;
+
+	if (i > dev->nmembers)
+		return NULL;
+	if (i) {
+		s = dev->members[i - 1].start;
+		l = dev->members[i - 1].len;
+	}
+	if (start)
+		*start = s;
+	if (len)
+		*len = l;
+	return i ? dev->members[i - 1].dev : dev;
+}
+
+const struct f2fs_dev_stats *f2fs_dev_stats(const struct f2fs_dev *dev)
+{
+	return &dev->stats;
+}
+
 void f2fs_dev_set_write_limit(struct f2fs_dev *dev, uint64_t n)
 {
 	dev->write_limit = n;

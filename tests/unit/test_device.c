@@ -22,6 +22,9 @@
 #include "f2fs_err.h"
 #include "f2fs_fs.h"
 #include "unit.h"
+/* The layer's private state (the mapping, the hint queue, the write
+ * limit), which only this test looks at. */
+#include "../../lib/device_own.h"
 
 #define NBLOCKS		64
 
@@ -104,11 +107,11 @@ static void test_open(void)
 	CHECK_EQ_U64(f2fs_dev_open(path, NULL, &dev), 0);
 	CHECK(dev != NULL);
 	if (dev) {
-		CHECK(dev->is_regular && !dev->is_blkdev);
-		CHECK_EQ_U64(dev->size_bytes, NBLOCKS * F2FS_BLKSIZE + 100);
-		CHECK_EQ_U64(dev->sector_size, 512);
-		CHECK(strcmp(dev->path, path) == 0);
-		CHECK(!dev->read_only && !dev->dry_run);
+		CHECK(f2fs_dev_is_regular(dev) && !f2fs_dev_is_blkdev(dev));
+		CHECK_EQ_U64(f2fs_dev_size(dev), NBLOCKS * F2FS_BLKSIZE + 100);
+		CHECK_EQ_U64(f2fs_dev_sector_size(dev), 512);
+		CHECK(strcmp(f2fs_dev_path(dev), path) == 0);
+		CHECK(!f2fs_dev_is_read_only(dev) && !f2fs_dev_is_dry_run(dev));
 		f2fs_dev_close(dev);
 	}
 	dev = (struct f2fs_dev *)1;
@@ -128,13 +131,13 @@ static void test_read_write(void)
 
 	CHECK_EQ_U64(f2fs_dev_read(dev, 3, 2, buf), 0);
 	CHECK(block_has_pattern(buf, 3) && block_has_pattern(buf + F2FS_BLKSIZE, 4));
-	CHECK_EQ_U64(dev->stats.read_calls, 1);
-	CHECK_EQ_U64(dev->stats.read_blocks, 2);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_calls, 1);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_blocks, 2);
 
 	memset(buf, 0xAB, F2FS_BLKSIZE);
 	CHECK_EQ_U64(f2fs_dev_write(dev, 5, 1, buf), 0);
-	CHECK_EQ_U64(dev->stats.write_calls, 1);
-	CHECK_EQ_U64(dev->stats.write_blocks, 1);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->write_calls, 1);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->write_blocks, 1);
 	raw_block(path, 5, raw);
 	CHECK(all_bytes(raw, F2FS_BLKSIZE, 0xAB));
 	raw_block(path, 6, raw);
@@ -165,7 +168,7 @@ static void test_read_write(void)
 
 	CHECK_EQ_U64(f2fs_dev_flush(dev), 0);
 	CHECK_EQ_U64(f2fs_dev_flush(dev), 0);
-	CHECK_EQ_U64(dev->stats.flushes, 2);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->flushes, 2);
 	f2fs_dev_close(dev);
 }
 
@@ -258,10 +261,10 @@ static void test_batch(void)
 
 	/* A run past the end fails the whole batch before any read. */
 	struct f2fs_io_vec bad[] = { { 1, 1, bufs[0], NULL }, { NBLOCKS - 1, 2, bufs[7], NULL } };
-	uint64_t calls = dev->stats.read_calls;
+	uint64_t calls = f2fs_dev_stats(dev)->read_calls;
 
 	CHECK_EQ_U64(f2fs_dev_read_batch(dev, bad, 2), (uint64_t)-EIO);
-	CHECK_EQ_U64(dev->stats.read_calls, calls);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_calls, calls);
 	bad[1].blkaddr = NBLOCKS;
 	bad[1].nblocks = 1;
 	CHECK_EQ_U64(f2fs_dev_read_batch(dev, bad, 2), (uint64_t)-EIO);
@@ -292,7 +295,7 @@ static void test_view(void)
 
 	CHECK_EQ_U64(f2fs_dev_map(dev), 0);
 	memset(bufs, 0, sizeof(bufs));
-	uint64_t calls = dev->stats.read_calls;
+	uint64_t calls = f2fs_dev_stats(dev)->read_calls;
 
 	CHECK_EQ_U64(f2fs_dev_read_batch_view(dev, vec, 2), 0);
 	CHECK(vec[0].data == bufs[0]);			/* 1 block: copied */
@@ -398,12 +401,12 @@ static void test_members(void)
 	CHECK_EQ_U64(f2fs_dev_readahead(dev, 40, 30), 0);	/* hints skip the gap */
 
 	/* a write across the boundary lands on both files; one write call */
-	uint64_t calls = dev->stats.write_calls;
+	uint64_t calls = f2fs_dev_stats(dev)->write_calls;
 	int fd;
 
 	memset(buf, 0x5A, 4 * F2FS_BLKSIZE);
 	CHECK_EQ_U64(f2fs_dev_write(dev, 30, 4, buf), 0);
-	CHECK_EQ_U64(dev->stats.write_calls, calls + 1);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->write_calls, calls + 1);
 	CHECK_EQ_U64(f2fs_dev_flush(dev), 0);
 	fd = open(paths[1], O_RDONLY);
 	CHECK(fd >= 0 && pread(fd, buf, 2 * F2FS_BLKSIZE, 0) == 2 * F2FS_BLKSIZE);
@@ -413,14 +416,14 @@ static void test_members(void)
 		close(fd);
 	CHECK_EQ_U64(f2fs_dev_write(dev, 47, 2, buf), (uint64_t)-ENOSPC);
 	/* zero-out across the boundary, admitted once; not into the gap */
-	calls = dev->stats.write_calls;
+	calls = f2fs_dev_stats(dev)->write_calls;
 	CHECK_EQ_U64(f2fs_dev_zeroout(dev, 31, 2), 0);
-	CHECK_EQ_U64(dev->stats.write_calls, calls + 1);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->write_calls, calls + 1);
 	CHECK_EQ_U64(f2fs_dev_read(dev, 31, 2, buf), 0);
 	CHECK(all_bytes(buf, 2 * F2FS_BLKSIZE, 0));
 	CHECK_EQ_U64(f2fs_dev_zeroout(dev, 46, 4), (uint64_t)-EINVAL);
 	/* the write-limit hook counts the routed write once */
-	f2fs_dev_set_write_limit(dev, dev->stats.write_calls);
+	f2fs_dev_set_write_limit(dev, f2fs_dev_stats(dev)->write_calls);
 	memset(buf, 0x33, F2FS_BLKSIZE);
 	CHECK_EQ_U64(f2fs_dev_write(dev, 60, 1, buf), 0);
 	CHECK_EQ_U64(f2fs_dev_read(dev, 60, 1, buf), 0);
@@ -483,9 +486,9 @@ static void test_readahead(void)
 
 	CHECK_EQ_U64(f2fs_dev_readahead(dev, 0, NBLOCKS), 0);
 	CHECK_EQ_U64(f2fs_dev_readahead(dev, NBLOCKS - 2, 100), 0);	/* clipped */
-	CHECK_EQ_U64(dev->stats.readahead_calls, 2);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->readahead_calls, 2);
 	CHECK_EQ_U64(f2fs_dev_readahead(dev, NBLOCKS + 5, 1), 0);	/* nothing to do */
-	CHECK_EQ_U64(dev->stats.readahead_calls, 2);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->readahead_calls, 2);
 	f2fs_dev_close(dev);
 
 	/* Deferred hints: queued (and counted) until issued; then issued as
@@ -497,7 +500,7 @@ static void test_readahead(void)
 		CHECK(dev->ra != NULL);
 		for (uint64_t b = 0; b < NBLOCKS; b += 4)
 			CHECK_EQ_U64(f2fs_dev_readahead(dev, b, 2), 0);
-		CHECK_EQ_U64(dev->stats.readahead_calls, NBLOCKS / 4);
+		CHECK_EQ_U64(f2fs_dev_stats(dev)->readahead_calls, NBLOCKS / 4);
 		if (round == 0) {
 			static uint8_t buf[F2FS_BLKSIZE];
 			struct f2fs_io_vec v = { 3, 1, buf, NULL };
@@ -507,7 +510,7 @@ static void test_readahead(void)
 			CHECK_EQ_U64(f2fs_dev_read_batch_view(dev, &v, 1), 0);
 			CHECK(block_has_pattern(v.data, 3));
 			CHECK_EQ_U64(f2fs_dev_readahead(dev, 0, 1), 0);
-			CHECK_EQ_U64(dev->stats.readahead_calls, NBLOCKS / 4 + 1);
+			CHECK_EQ_U64(f2fs_dev_stats(dev)->readahead_calls, NBLOCKS / 4 + 1);
 		}
 		f2fs_dev_close(dev);
 	}
@@ -519,14 +522,14 @@ static void test_read_only(void)
 	struct f2fs_dev *dev = open_dev(path, true, false);
 	static uint8_t buf[F2FS_BLKSIZE];
 
-	CHECK(dev->read_only);
+	CHECK(f2fs_dev_is_read_only(dev));
 	CHECK_EQ_U64(f2fs_dev_read(dev, 1, 1, buf), 0);
 	CHECK_EQ_U64(f2fs_dev_write(dev, 1, 1, buf), (uint64_t)-EROFS);
 	CHECK_EQ_U64(f2fs_dev_write(dev, 1, 0, buf), (uint64_t)-EROFS);
 	CHECK_EQ_U64(f2fs_dev_pwrite(dev, 10, 1, buf), (uint64_t)-EROFS);
 	CHECK_EQ_U64(f2fs_dev_discard(dev, 1, 1), (uint64_t)-EROFS);
 	CHECK_EQ_U64(f2fs_dev_zeroout(dev, 1, 1), (uint64_t)-EROFS);
-	CHECK_EQ_U64(dev->stats.write_calls + dev->stats.dropped_writes, 0);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->write_calls + f2fs_dev_stats(dev)->dropped_writes, 0);
 	CHECK_EQ_U64(f2fs_dev_flush(dev), 0);
 	f2fs_dev_close(dev);
 }
@@ -537,19 +540,19 @@ static void test_dry_run(void)
 	struct f2fs_dev *dev = open_dev(path, false, true);
 	static uint8_t buf[F2FS_BLKSIZE], raw[F2FS_BLKSIZE];
 
-	CHECK(dev->dry_run);
+	CHECK(f2fs_dev_is_dry_run(dev));
 	memset(buf, 0x5A, sizeof(buf));
 	CHECK_EQ_U64(f2fs_dev_write(dev, 2, 1, buf), 0);
 	CHECK_EQ_U64(f2fs_dev_pwrite(dev, 100, 10, buf), 0);
 	CHECK_EQ_U64(f2fs_dev_discard(dev, 3, 2), 0);
 	CHECK_EQ_U64(f2fs_dev_zeroout(dev, 5, 2), 0);
 	CHECK_EQ_U64(f2fs_dev_flush(dev), 0);
-	CHECK_EQ_U64(dev->stats.dropped_writes, 4);
-	CHECK_EQ_U64(dev->stats.write_calls, 0);
-	CHECK_EQ_U64(dev->stats.flushes, 1);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->dropped_writes, 4);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->write_calls, 0);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->flushes, 1);
 	/* Still validated: a bad range is an error, not a silent drop. */
 	CHECK_EQ_U64(f2fs_dev_write(dev, NBLOCKS, 1, buf), (uint64_t)-ENOSPC);
-	CHECK_EQ_U64(dev->stats.dropped_writes, 4);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->dropped_writes, 4);
 	f2fs_dev_close(dev);
 	for (uint64_t b = 0; b < NBLOCKS; b++) {
 		raw_block(path, b, raw);
@@ -570,8 +573,8 @@ static void test_write_limit(void)
 		CHECK_EQ_U64(f2fs_dev_write(dev, b, 1, buf), 0);
 	}
 	CHECK_EQ_U64(f2fs_dev_zeroout(dev, 10, 1), 0);	/* dropped as well */
-	CHECK_EQ_U64(dev->stats.write_calls, 3);
-	CHECK_EQ_U64(dev->stats.dropped_writes, 4);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->write_calls, 3);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->dropped_writes, 4);
 	CHECK_EQ_U64(f2fs_dev_flush(dev), 0);
 	f2fs_dev_close(dev);
 	for (uint64_t b = 0; b < 11; b++) {
@@ -587,8 +590,8 @@ static void test_write_limit(void)
 	f2fs_dev_set_write_limit(dev, 0);
 	for (uint64_t b = 0; b < 6; b++)
 		CHECK_EQ_U64(f2fs_dev_write(dev, b, 1, buf), 0);
-	CHECK_EQ_U64(dev->stats.write_calls, 6);
-	CHECK_EQ_U64(dev->stats.dropped_writes, 0);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->write_calls, 6);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->dropped_writes, 0);
 	f2fs_dev_close(dev);
 }
 
@@ -613,7 +616,7 @@ static void test_discard_zeroout(void)
 	struct f2fs_dev *dev = open_dev(path, false, false);
 
 	CHECK_EQ_U64(f2fs_dev_discard(dev, 2, 3), 0);
-	CHECK_EQ_U64(dev->stats.write_calls, 1);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->write_calls, 1);
 	CHECK_EQ_U64(f2fs_dev_discard(dev, NBLOCKS - 1, 2), (uint64_t)-EINVAL);
 	CHECK_EQ_U64(f2fs_dev_discard(dev, 0, 0), 0);
 	f2fs_dev_close(dev);
@@ -623,8 +626,8 @@ static void test_discard_zeroout(void)
 	dev = open_dev(path, false, false);
 	CHECK_EQ_U64(f2fs_dev_zeroout(dev, 7, 3), 0);
 	CHECK_EQ_U64(f2fs_dev_zeroout(dev, NBLOCKS, 1), (uint64_t)-EINVAL);
-	CHECK_EQ_U64(dev->stats.write_calls, 1);
-	CHECK_EQ_U64(dev->stats.write_blocks, 3);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->write_calls, 1);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->write_blocks, 3);
 	f2fs_dev_close(dev);
 	check_zero_range(path, 7, 3);
 }
