@@ -7,7 +7,8 @@
 #
 # Environment: FSCK_F2FS, MKFS_F2FS, INJECT_F2FS, DUMP_F2FS, SLOAD_F2FS,
 # FSCK_ORACLE, MKFS_ORACLE, SLOAD_ORACLE override the tools; KEEP_WORK=1 keeps the
-# scratch directory; VERBOSE=1 prints every check.
+# scratch directory; VERBOSE=1 prints every check; REGENERATE=1 rewrites
+# the goldens (below) instead of comparing with them.
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 FSCK_TIMEOUT=${FSCK_TIMEOUT:-120}
@@ -40,6 +41,50 @@ run_fsck() {
 	elif grep -qE "runtime error|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer" "$ERR"; then
 		fail "fsck.f2fs $* $(basename "$img"): sanitizer report: $(grep -m1 -E 'runtime error|Sanitizer' "$ERR")"
 	fi
+}
+
+# Goldens: tests/fsck/expect/NAME.1 and NAME.2, whole outputs of our
+# fsck (a -y run and the check after it) that the tests compare byte for
+# byte, as e2fsprogs' tests compare expect.1 and expect.2; coverage.sh
+# checks the problem table against them.  REGENERATE=1 writes them from
+# the runs instead of comparing (review with git diff before committing).
+GOLDENS=$top_srcdir/tests/fsck/expect
+
+# golden_text [PATH NAME]...: the last run_fsck's output as a golden holds
+# it: stdout, then stderr with each line prefixed "stderr: ", then
+# "exit N"; the scratch directory's path is removed and each PATH given
+# becomes NAME (a device node, say), so the text is the same on every
+# machine and run.
+golden_text() {
+	local sub="s|$WORK/||g"
+	while [ $# -ge 2 ]; do
+		sub="$sub; s|$1|$2|g"
+		shift 2
+	done
+	sed "$sub" "$OUT"
+	sed "$sub; s/^/stderr: /" "$ERR"
+	echo "exit $RC"
+}
+
+# check_golden NAME N HOW [PATH NAME]...: the last run's output equals
+# expect/NAME.N (with REGENERATE=1 it is written there instead); a
+# difference fails with a unified diff, a missing golden says to make it
+# as HOW says.
+check_golden() {
+	local name=$1 n=$2 how=$3 want=$GOLDENS/$1.$2 got=$WORK/golden.out
+	shift 3
+	golden_text "$@" >"$got"
+	if [ "${REGENERATE:-0}" = 1 ]; then
+		cp "$got" "$want" || fail "$name: cannot write $want"
+		return
+	fi
+	if [ ! -f "$want" ]; then
+		fail "$name: no golden tests/fsck/expect/$name.$n: make it with $how, and review it"
+		return
+	fi
+	diff -u --label "expect/$name.$n" --label "output" "$want" "$got" >"$WORK/golden.diff" && return
+	fail "$name: the output differs from tests/fsck/expect/$name.$n:"
+	cat "$WORK/golden.diff"
 }
 
 # oracle_verdict IMG: "clean" or "corrupt" by f2fs-tools' fsck --dry-run.

@@ -4,7 +4,10 @@
 # operational errors, exclusive modes, no prompt), preen and its fast path,
 # util-linux fsck(8) driving ours, clean controls, the table-driven corruption
 # cases (each with f2fs-tools' verdict recorded), their repair (ours,
-# f2fs-tools' and a second repair agree it is done), the repair cut after
+# f2fs-tools' and a second repair agree it is done; the whole output
+# compared with the goldens in tests/fsck/expect), the problem table
+# against the goldens (every code produced, every fixable one repaired:
+# coverage.sh), a block device shorter than the volume, the repair cut after
 # every write, undo files (undo.f2fs after a repair cut anywhere, mkfs
 # over ext4), read errors (the read-fault hook), multi-device volumes, zoned volumes (emulated zone models),
 # the kernel mounting repaired images (a
@@ -21,13 +24,15 @@ FSCK_TESTS = \
 	tests/fsck/clean.sh \
 	tests/fsck/cases.sh \
 	tests/fsck/repair.sh \
+	tests/fsck/coverage.sh \
 	tests/fsck/writecut.sh \
 	tests/fsck/undo.sh \
 	tests/fsck/readfault.sh \
+	tests/fsck/blkdev.sh \
 	tests/fsck/multidev.sh \
 	tests/fsck/zoned.sh \
 	tests/fsck/kernel-repair.sh \
 	tests/fsck/manpage.sh
 TESTS += tests/fsck/test_problem_table $(FSCK_TESTS)
 EXTRA_DIST += $(FSCK_TESTS) tests/fsck/common.sh tests/fsck/cases-lib.sh tests/fsck/cases.txt \
-	tests/fsck/guest/repaired.sh
+	tests/fsck/guest/repaired.sh tests/fsck/README tests/fsck/expect

@@ -18,13 +18,20 @@
 # The first `-y` writes an undo file (--undo); after the checks,
 # undo.f2fs must give back the damaged image byte for byte (its checksum
 # before the repair).
+#
+# Goldens, as e2fsprogs' tests keep them (common.sh): the whole output
+# of the first `-y` must equal tests/fsck/expect/ID.1, and that of the
+# check after it expect/ID.2 (clean; for a case the table cannot fix,
+# what remains), so that an extra, missing or cascading report shows up
+# as a unified diff.  REGENERATE=1 (with CASES=id,id for new cases)
+# writes them instead; tests/fsck/README says how.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
 require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 . "$top_srcdir/tests/fsck/cases-lib.sh"
 
 # No usable volume, or a problem whose fix is FIX_UNFIXABLE in the table.
 UNFIXABLE=" sb-nomagic sb-both-differ sb-both-noroot notf2fs-zero notf2fs-ext4 sb-unknownfeat sb-encoding sb-featdeps "
-UNFIXABLE="$UNFIXABLE ino-quotamode "
+UNFIXABLE="$UNFIXABLE ino-quotamode cp-none sb-segcount-excess chain-loop chain-newino cp-sums-unloadable "
 UNDO=${UNDO_F2FS:-$top_builddir/undo/undo.f2fs}
 require "$UNDO"
 
@@ -38,6 +45,11 @@ check_undo() {
 	"$UNDO" "$WORK/undo" "$IMG" >"$WORK/undo.out" 2>&1 ||
 		{ fail "$1: undo.f2fs exit $?: $(tail -2 "$WORK/undo.out")"; return; }
 	[ "$(cksum <"$IMG")" = "$2" ] || fail "$1: undo.f2fs did not give back the damaged image"
+}
+
+# golden ID N: the last run's output against expect/ID.N
+golden() {
+	check_golden "$1" "$2" "REGENERATE=1 CASES=$1 tests/fsck/repair.sh (from the build directory: see tests/fsck/README)"
 }
 
 # check_same ID BASE PATHS: the paths extract from $IMG as from the base.
@@ -87,6 +99,9 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 	*" $id "*)
 		run_fsck "$IMG" -y
 		case $RC in 4|8) ;; *) fail "$id: unfixable case: -y exit $RC, expected 4 or 8" ;; esac
+		golden "$id" 1
+		run_fsck "$IMG"
+		golden "$id" 2
 		[ $nfail = $nfail_before ] && pass "$id (refused)"
 		continue ;;
 	esac
@@ -105,8 +120,10 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 	else
 		[ "$RC" = 1 ] || fail "$id: -y exit $RC, expected 1: $(grep -v '^F2FS' "$ERR" | tail -3) $(grep -A3 'checking again' "$OUT" | tail -3)"
 	fi
+	golden "$id" 1
 	run_fsck "$IMG"
 	[ "$RC" = 0 ] || fail "$id: not clean after the repair: $(grep '^F2FS' "$OUT" | head -3)"
+	golden "$id" 2
 	sum1=$(cksum <"$IMG")
 	run_fsck "$IMG" -y
 	[ "$RC" = 0 ] || fail "$id: second -y exit $RC"

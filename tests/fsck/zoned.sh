@@ -16,7 +16,10 @@
 #   free-full   an empty section's zone full (F2FS-7103)
 #   beyond-cap  a SIT bit after the zone capacity (F2FS-7104)
 # each is reported (exit 4), repaired in one run (exit 1), clean after,
-# and a second -y changes neither the image nor the zone model.  On the
+# and a second -y changes neither the image nor the zone model; on the
+# first volume (made with a fixed UUID, seed and time) the repair's and
+# the check's outputs are goldens (tests/fsck/expect/zoned-*, REGENERATE=1
+# rewrites them).  On the
 # first volume each repair is also cut after every write (--write-limit
 # N, as writecut.sh does): after each cut our check finds no problem that
 # was not there before (the zone model's side file follows only the
@@ -102,6 +105,15 @@ geometry() {
 	ZFREE=$(((main + FREESEC * SPS * 512 - dev0) / ZB))
 }
 
+# golden_of NAME N: on the first volume, the output of the repair (1)
+# and of the check after it (2) are goldens, tests/fsck/expect/zoned-CASE.N
+# (common.sh; the volume is the same bytes on every run).
+golden_of() {
+	case $1 in
+	"z96 "*) check_golden "zoned-${1#z96 }" "$2" "REGENERATE=1 tests/fsck/zoned.sh" ;;
+	esac
+}
+
 # expect NAME CODE IMG ZIMG: reported, repaired in one run, idempotent.
 expect() {
 	local name=$1 code=$2 img=$3 zimg=$4 s1
@@ -114,8 +126,10 @@ expect() {
 	fi
 	run_fsck "$img" -y
 	[ "$RC" = 1 ] && pass "$name: repaired" || fail "$name: -y exit $RC, want 1: $(grep -m3 F2FS- "$OUT") $(tail -2 "$ERR")"
+	golden_of "$name" 1
 	run_fsck "$img" -n
 	[ "$RC" = 0 ] && pass "$name: clean after the repair" || fail "$name: after -y: exit $RC: $(head -3 "$OUT")"
+	golden_of "$name" 2
 	s1=$(state "$img" "$zimg")
 	run_fsck "$img" -y
 	[ "$RC" = 0 ] && [ "$s1" = "$(state "$img" "$zimg")" ] && pass "$name: a second -y writes nothing" ||
@@ -160,7 +174,8 @@ volume() {
 	local img=$WORK/$1.img
 	truncate -s "$2" "$img"
 	printf 'zone_size %s\nzone_capacity %s\nconventional %s\n' "$3" "$4" "$5" > "$img.zones"
-	"$MKFS" -f -q -m "$img" > "$WORK/$1.mkfs.log" 2>&1 || { fail "$1: mkfs -m: $(tail -2 "$WORK/$1.mkfs.log")"; return 1; }
+	"$MKFS" -f -q -m -r -T 1764547200 -U 6b3c2a9e-8f1d-4c2b-9a7e-1f0e2d3c4b5a "$img" \
+		> "$WORK/$1.mkfs.log" 2>&1 || { fail "$1: mkfs -m: $(tail -2 "$WORK/$1.mkfs.log")"; return 1; }
 }
 
 # damage NAME IMG ZIMG [cut]: the five cases on copies of the volume
