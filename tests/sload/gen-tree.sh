@@ -4,8 +4,10 @@
 #   regular files: empty, inline (and one byte past the inline area), one
 #     block, direct blocks only, direct nodes, indirect nodes, holes, sparse
 #     to the double-indirect node (past 8.5 GiB), compressible text;
-#   directories: empty, inline, one past inline, multi-level hashed (3000
-#     names), names of 255 bytes;
+#   directories: empty, inline, one past inline, multi-level hashed (900
+#     names of 12 to 251 bytes: six levels, as deep as 3000 short names
+#     go, with a third of the files to create at each read-back), names
+#     of 255 bytes;
 #   fast and slow symlinks (up to 4000 bytes), a dangling one;
 #   hard links across directories (a file and a FIFO), FIFOs, a socket,
 #   character and block devices (old and new number encodings);
@@ -53,8 +55,8 @@ for i in $(seq 1 10); do echo "$i" > dirs/inline/f$i; done
 for i in $(seq 1 100); do : > "dirs/inline_plus/name_number_$i"; done
 python3 - <<'PY'
 import os
-for i in range(3000):
-    open('dirs/hashed/entry-%05d-%s' % (i, 'x' * (i % 40)), 'w').close()
+for i in range(900):
+    open('dirs/hashed/entry-%05d-%s' % (i, 'x' * ((i * 37) % 240)), 'w').close()
 for i in range(20):
     n = ('%02d' % i) + 'L' * 253
     open('dirs/longnames/' + n, 'w').write(n[:10])

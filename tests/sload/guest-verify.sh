@@ -5,8 +5,10 @@
 # take a workload that makes it garbage-collect (fill to ENOSPC, delete
 # every other file, fill again), and read the tree back again after a
 # remount, and unmount clean.
-# Usage: guest-verify.sh KIB NAME...   (image "tools": a tar holding the
-# static manifest helper and src.man)
+# Usage: guest-verify.sh KIB NAME... [PATH:NAME...]   (image "tools": a tar
+# holding the static manifest helper and src.man).  PATH:NAME makes PATH a
+# link to image NAME first: the devices of a multi-device volume, which the
+# kernel opens through the (host) paths in its superblock.
 . /lib/ktest.sh
 
 kib=$1
@@ -28,7 +30,17 @@ same_tree() {
 	fi
 }
 
+for arg in "$@"; do
+	case $arg in
+	*:*)
+		mkdir -p "$(dirname "${arg%:*}")"
+		ln -sf "/dev/img/${arg##*:}" "${arg%:*}" || kt_fail "cannot link ${arg%:*}"
+		;;
+	esac
+done
+
 for name in "$@"; do
+	case $name in *:*) continue ;; esac
 	echo "== $name"
 	kt_mount "$name" || continue
 	same_tree "$name" loaded
