@@ -28,6 +28,7 @@
 #include <linux/fs.h>
 
 #include "device_own.h"
+#include "f2fs_array.h"
 #include "f2fs_dev.h"
 #include "f2fs_fs.h"
 #include "f2fs_undo.h"
@@ -639,15 +640,8 @@ static bool queue_hint(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 
 	if (!q || q->started)
 		return false;
-	if (q->n == q->cap) {
-		size_t cap = q->cap ? q->cap * 2 : 256;
-		void *p = realloc(q->r, cap * sizeof(*q->r));
-
-		if (!p)
-			return false;	/* issued now instead */
-		q->r = p;
-		q->cap = cap;
-	}
+	if (F2FS_ARRAY_ROOM(q->r, q->cap, q->n + 1, 256))
+		return false;	/* issued now instead */
 	q->r[q->n][0] = off;
 	q->r[q->n][1] = len;
 	q->n++;

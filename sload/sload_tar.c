@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <sys/sysmacros.h>
 
+#include "f2fs_array.h"
 #include "f2fs_casefold.h"
 #include "f2fs_err.h"
 #include "sload.h"
@@ -254,15 +255,8 @@ static int xattrs_add(struct tar_xattrs *x, const char *name, const void *val, s
 			free(e->value);
 			goto value;
 		}
-	if (x->n == x->cap) {
-		size_t nc = x->cap ? 2 * x->cap : 8;
-		struct sload_xattr *p = realloc(x->v, nc * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		x->v = p;
-		x->cap = nc;
-	}
+	if (F2FS_ARRAY_ROOM(x->v, x->cap, x->n + 1, 8))
+		return -ENOMEM;
 	e = &x->v[x->n];
 	e->name = strdup(name);
 	if (!e->name)
@@ -643,18 +637,13 @@ static int add_name(struct sload_ctx *c, struct tar_dir *dir, const char *name, 
 	struct sload_dent *e;
 
 	if (dir->nd == dir->cap) {
-		size_t nc = dir->cap ? 2 * dir->cap : 16;
-		struct sload_dent *p = realloc(dir->d, nc * sizeof(*p));
-		struct tar_dir **q;
+		/* two parallel arrays sharing cap: both grow to the same size */
+		size_t cap_d = dir->cap, cap_sub = dir->cap;
 
-		if (!p)
+		if (F2FS_ARRAY_ROOM(dir->d, cap_d, dir->nd + 1, 16) ||
+		    F2FS_ARRAY_ROOM(dir->sub, cap_sub, dir->nd + 1, 16))
 			return -ENOMEM;
-		dir->d = p;
-		q = realloc(dir->sub, nc * sizeof(*q));
-		if (!q)
-			return -ENOMEM;
-		dir->sub = q;
-		dir->cap = nc;
+		dir->cap = cap_d;
 	}
 	if (2 * (dir->nd + 1) > dir->icap && index_grow(c, dir))
 		return -ENOMEM;
@@ -1102,15 +1091,8 @@ static int hard_link(struct tar_load *l, struct tar_dir *dir, const struct tar_e
 	free(target);
 	if (err)
 		return err;
-	if (l->nlinks == l->caplinks) {
-		size_t nc = l->caplinks ? 2 * l->caplinks : 64;
-		uint32_t *p = realloc(l->links, nc * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		l->links = p;
-		l->caplinks = nc;
-	}
+	if (F2FS_ARRAY_ROOM(l->links, l->caplinks, l->nlinks + 1, 64))
+		return -ENOMEM;
 	l->links[l->nlinks++] = ino;
 	l->c->st.hardlinks++;
 	return add_name(l->c, dir, base_name(e->path), ino, type);
