@@ -75,6 +75,51 @@ make_scratch() {
 	trap lib_cleanup EXIT
 }
 
+# img_sum FILE...: one word, a checksum of the files' content that reads
+# only their data extents: every 4 KiB block holding a non-zero byte, keyed
+# by its offset (a hole and a block of zeroes count the same: where a file
+# system reports extents of zeroes as data or as holes changes with its
+# writeback, and must not count), then each file's emulated zone model
+# (FILE.zones) when there is one, then the first file's size.  Comparing
+# multi-GiB sparse images costs almost nothing.  Plain cksum of the files
+# when python3 is missing.
+img_sum() {
+	if ! command -v python3 > /dev/null; then
+		cat "$@" | cksum | tr ' ' ':'
+		return
+	fi
+	python3 - "$@" <<'PY'
+import hashlib, os, sys
+h = hashlib.sha1()
+for n, path in enumerate(sys.argv[1:]):
+    h.update(b'file %d' % n)
+    fd = os.open(path, os.O_RDONLY)
+    end = os.fstat(fd).st_size
+    off = 0
+    while off < end:
+        try:
+            off = os.lseek(fd, off, os.SEEK_DATA)
+        except OSError:
+            break
+        stop = os.lseek(fd, off, os.SEEK_HOLE)
+        off -= off % 4096
+        while off < stop:
+            b = os.pread(fd, min(1 << 20, stop - off), off)
+            if not b:
+                off = stop
+                break
+            for k in range(0, len(b), 4096):
+                blk = b[k:k + 4096]
+                if blk.count(0) != len(blk):
+                    h.update((off + k).to_bytes(8, 'little') + blk)
+            off += len(b)
+    os.close(fd)
+    if os.path.exists(path + '.zones'):
+        h.update(open(path + '.zones', 'rb').read())
+print('%s:%d' % (h.hexdigest(), os.path.getsize(sys.argv[1])))
+PY
+}
+
 pass() {
 	npass=$((npass + 1))
 	[ "${PASS_QUIET:-0}" = 1 ] && [ "${VERBOSE:-0}" != 1 ] && return 0

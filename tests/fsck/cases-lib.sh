@@ -585,3 +585,23 @@ make_case() {
 	eval "$2"
 	[ ! -s "$WORK/inject.err" ]
 }
+
+# cut_each_write PRE MAX BEFORE AFTER [OPTION...]: the repair of image PRE
+# cut by a power failure after its N-th write, for N = 1 .. MAX
+# (writecut.sh, undo.sh): each time $IMG is a fresh copy of PRE, BEFORE N
+# runs (: for nothing), then `fsck.f2fs -y OPTION... --write-limit N`
+# (run_fsck: $RC, $OUT, $ERR), then AFTER N, which returns non-zero to end
+# the loop early.
+# (Its locals are prefixed: the hooks run in its dynamic scope and must
+# see the callers' variables, such as writecut.sh's $pre.)
+cut_each_write() {
+	local cut_pre=$1 cut_max=$2 cut_before=$3 cut_after=$4 cut_n=1
+	shift 4
+	while [ $cut_n -le "$cut_max" ]; do
+		cp --sparse=always "$cut_pre" "$IMG"
+		"$cut_before" $cut_n
+		run_fsck "$IMG" -y "$@" --write-limit $cut_n
+		"$cut_after" $cut_n || return 0
+		cut_n=$((cut_n + 1))
+	done
+}

@@ -86,8 +86,8 @@ CASES=$REPAIRED_CASES REPAIRED_DIR=$KWORK/cases bash "$top_srcdir/tests/fsck/rep
 KERNEL_VERIFIED=${KERNEL_VERIFIED:-}
 [ -z "$KERNEL_VERIFIED" ] || touch "$KERNEL_VERIFIED" || hard_error "cannot write $KERNEL_VERIFIED"
 # image_hash FILE: the content hash of an image before any boot writes to
-# it (kt_imgsum: its data extents only), as one word
-image_hash() { kt_imgsum "$1" | tr ' ' ':'; }
+# it (img_sum: its data extents only), as one word
+image_hash() { img_sum "$1"; }
 # verified_manifest HASH: the kernel's manifest line of an image with those
 # bytes that passed in an earlier boot of this run (empty when none did)
 verified_manifest() {

@@ -24,32 +24,35 @@ require_commands cmp
 
 CASES=${UNDO_CASES:-nat-leak,sb-magic1,dent-hash,lpf-dir}
 
+# undo_cut N: after the cut at write N of case $CUT_ID: undo.f2fs -f gives
+# back the damaged image; non-zero (the loop ends) when the run finished.
+undo_cut() {
+	local n=$1
+	[ -e "$WORK/u" ] || { fail "$CUT_ID: cut $n: no undo file"; return 1; }
+	if [ $n = 1 ] && [ "$(cksum <"$IMG")" != "$CUT_SUM0" ]; then
+		fail "$CUT_ID: a cut on the undo file's first record changed the device"
+	fi
+	if "$UNDO" -n "$WORK/u" "$IMG" >"$WORK/undo.out" 2>&1; then
+		CUT_DONE=$n	# the run finished: nothing was cut
+	elif ! grep -q 'did not finish' "$WORK/undo.out"; then
+		fail "$CUT_ID: cut $n: undo.f2fs -n: $(tail -1 "$WORK/undo.out")"
+	fi
+	"$UNDO" -f "$WORK/u" "$IMG" >"$WORK/undo.out" 2>&1 ||
+		fail "$CUT_ID: cut $n: undo.f2fs -f exit $?: $(tail -1 "$WORK/undo.out")"
+	[ "$(cksum <"$IMG")" = "$CUT_SUM0" ] ||
+		fail "$CUT_ID: cut $n: undo.f2fs -f did not give back the damaged image"
+	NCUTS=$((NCUTS + 1))
+	[ -z "$CUT_DONE" ]
+}
+no_undo_file() { rm -f "$WORK/u"; }
+
 # cut_case ID: every cut of the repair with --undo, then undo.f2fs -f.
 cut_case() {
-	local id=$1 n=1 sum0 done_=
+	CUT_ID=$1 CUT_DONE=
 	cp --sparse=always "$IMG" "$WORK/pre.img"
-	sum0=$(cksum <"$WORK/pre.img")
-	while [ -z "$done_" ] && [ $n -le 400 ]; do
-		cp --sparse=always "$WORK/pre.img" "$IMG"
-		rm -f "$WORK/u"
-		run_fsck "$IMG" -y --undo "$WORK/u" --write-limit $n
-		[ -e "$WORK/u" ] || { fail "$id: cut $n: no undo file"; return; }
-		if [ $n = 1 ] && [ "$(cksum <"$IMG")" != "$sum0" ]; then
-			fail "$id: a cut on the undo file's first record changed the device"
-		fi
-		if "$UNDO" -n "$WORK/u" "$IMG" >"$WORK/undo.out" 2>&1; then
-			done_=$n	# the run finished: nothing was cut
-		elif ! grep -q 'did not finish' "$WORK/undo.out"; then
-			fail "$id: cut $n: undo.f2fs -n: $(tail -1 "$WORK/undo.out")"
-		fi
-		"$UNDO" -f "$WORK/u" "$IMG" >"$WORK/undo.out" 2>&1 ||
-			fail "$id: cut $n: undo.f2fs -f exit $?: $(tail -1 "$WORK/undo.out")"
-		[ "$(cksum <"$IMG")" = "$sum0" ] ||
-			fail "$id: cut $n: undo.f2fs -f did not give back the damaged image"
-		NCUTS=$((NCUTS + 1))
-		n=$((n + 1))
-	done
-	[ -n "$done_" ] || fail "$id: the run never finished within 400 writes"
+	CUT_SUM0=$(cksum <"$WORK/pre.img")
+	cut_each_write "$WORK/pre.img" 400 no_undo_file undo_cut --undo "$WORK/u"
+	[ -n "$CUT_DONE" ] || fail "$CUT_ID: the run never finished within 400 writes"
 }
 
 # changed_case ID: a device changed since the repair is refused.

@@ -77,6 +77,13 @@ lose_more() {
 	done
 	now=$last
 }
+# after_cut N: judge the cut after write N of case $id ($total writes).
+after_cut() {
+	ncuts=$((ncuts + 1))
+	judge "$id" $1 "$total" "cut after write"
+	case ",$LOSE_CASES," in *",$id,"*) lose_more "$id" $1 "$total" ;; esac
+	return 0
+}
 while IFS='|' read -r id bname cmd expect verdict note; do
 	bname=$(echo $bname)
 	if ! make_case "$bname" "$cmd"; then
@@ -93,15 +100,7 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 		fail "$id: no write count from --dry-run: $(tail -2 "$ERR")"
 		continue
 	fi
-	n=1
-	while [ $n -le "$total" ]; do
-		cp --sparse=always "$WORK/pre.img" "$IMG"
-		run_fsck "$IMG" -y --write-limit $n
-		ncuts=$((ncuts + 1))
-		judge "$id" $n "$total" "cut after write"
-		case ",$LOSE_CASES," in *",$id,"*) lose_more "$id" $n "$total" ;; esac
-		n=$((n + 1))
-	done
+	cut_each_write "$WORK/pre.img" "$total" : after_cut
 	[ -z "$now" ] || fail "$id: not repaired after all $total writes: $now"
 	[ $nfail = $nfail_before ] && pass "$id ($total writes)"
 done < <(read_table)

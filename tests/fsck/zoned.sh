@@ -48,40 +48,6 @@ bytes() {
 	esac
 }
 
-# state IMG...: a checksum of the images' content (the 4 KiB blocks that
-# are not all zeroes, found through their data extents only: the images
-# are large and sparse; where the file system reports extents of zeroes
-# as data or as holes changes with its writeback, and must not count) and
-# of their side files.
-state() {
-	python3 - "$@" <<'PY'
-import hashlib, os, sys
-h = hashlib.sha1()
-for path in sys.argv[1:]:
-    fd = os.open(path, os.O_RDONLY)
-    end = os.fstat(fd).st_size
-    off = 0
-    while off < end:
-        try:
-            off = os.lseek(fd, off, os.SEEK_DATA)
-        except OSError:
-            break
-        stop = os.lseek(fd, off, os.SEEK_HOLE)
-        off -= off % 4096
-        while off < stop:
-            b = os.pread(fd, min(1 << 20, stop - off), off)
-            for k in range(0, len(b), 4096):
-                blk = b[k:k + 4096]
-                if blk.rstrip(b'\0'):
-                    h.update((off + k).to_bytes(8, 'little') + blk)
-            off += len(b)
-    os.close(fd)
-    if os.path.exists(path + '.zones'):
-        h.update(open(path + '.zones', 'rb').read())
-print(h.hexdigest())
-PY
-}
-
 # Geometry of the volume at $1 (device 0), its zoned device $2: ZB zone
 # blocks, CAPB capacity blocks, SPS segments per section, LOGSECS the
 # sections of the six logs, FREESEC the last section holding no log and no
@@ -130,10 +96,10 @@ expect() {
 	run_fsck "$img" -n
 	[ "$RC" = 0 ] && pass "$name: clean after the repair" || fail "$name: after -y: exit $RC: $(head -3 "$OUT")"
 	golden_of "$name" 2
-	s1=$(state "$img" "$zimg")
+	s1=$(img_sum "$img" "$zimg")
 	run_fsck "$img" -y
-	[ "$RC" = 0 ] && [ "$s1" = "$(state "$img" "$zimg")" ] && pass "$name: a second -y writes nothing" ||
-		fail "$name: a second -y: exit $RC, $([ "$s1" = "$(state "$img" "$zimg")" ] && echo unchanged || echo changed)"
+	[ "$RC" = 0 ] && [ "$s1" = "$(img_sum "$img" "$zimg")" ] && pass "$name: a second -y writes nothing" ||
+		fail "$name: a second -y: exit $RC, $([ "$s1" = "$(img_sum "$img" "$zimg")" ] && echo unchanged || echo changed)"
 }
 
 # codes IMG: the problem codes (not information) our check reports.
@@ -187,9 +153,9 @@ damage() {
 	[ "$RC" = 0 ] && ! grep -q '^F2FS-' "$OUT" && pass "$name: clean after mkfs -m" ||
 		fail "$name: fresh volume: exit $RC: $(head -3 "$OUT")"
 	local s1
-	s1=$(state "$img" "$zimg")
+	s1=$(img_sum "$img" "$zimg")
 	run_fsck "$img" -y
-	[ "$RC" = 0 ] && [ "$s1" = "$(state "$img" "$zimg")" ] && pass "$name: -y on a clean volume writes nothing" ||
+	[ "$RC" = 0 ] && [ "$s1" = "$(img_sum "$img" "$zimg")" ] && pass "$name: -y on a clean volume writes nothing" ||
 		fail "$name: -y on the clean volume: exit $RC"
 	logline=$(grep -m1 '^zone [0-9]* [0-9]* open' "$zimg.zones")
 	[ -n "$logline" ] || { fail "$name: mkfs left no open zone (a log holding blocks)"; return; }

@@ -72,10 +72,10 @@ check() {
 	[ "$ref" = 1 ] && [ -x "$OUR_FSCK" ] || return 0
 	copy=$KWORK/repair.img
 	cp --sparse=always "$1" "$copy" || { kt_bad "cannot copy $1"; return 1; }
-	before=$(kt_imgsum "$copy")
+	before=$(img_sum "$copy")
 	rc=0
 	"$OUR_FSCK" -y "$copy" < /dev/null > "$KWORK/$2.repair.log" 2>&1 || rc=$?
-	after=$(kt_imgsum "$copy")
+	after=$(img_sum "$copy")
 	rm -f "$copy"
 	if [ $rc -ne 0 ] || [ "$before" != "$after" ]; then
 		changed=unchanged

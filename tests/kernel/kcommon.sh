@@ -12,6 +12,9 @@ KSRC=$(cd "$(dirname "$0")" && pwd)
 : "${top_srcdir:=$(cd "$KSRC/../.." && pwd)}"
 : "${top_builddir:=$(pwd)}"
 export top_srcdir top_builddir
+# img_sum and the other shared helpers (already there when a tests/fsck
+# script sources this file after its common.sh)
+command -v img_sum >/dev/null || . "$top_srcdir/tests/lib.sh"
 KBUILD=$top_builddir/tests/kernel
 KIMAGES=$KBUILD/images
 MKFS=${MKFS_F2FS:-$top_builddir/mkfs/mkfs.f2fs}
@@ -130,40 +133,3 @@ kt_keep() {
 	cat "$KIMAGES"/*.info | sort > "$KIMAGES/index.tmp.$$" && mv -f "$KIMAGES/index.tmp.$$" "$KIMAGES/index"
 }
 
-# kt_imgsum IMG: a checksum of the image's bytes that reads only its data
-# extents (a hole and a block of zeroes count the same), so that comparing
-# multi-GiB sparse images before and after a repair costs almost nothing
-# (plain cksum when python3 is missing).
-kt_imgsum() {
-	if ! command -v python3 > /dev/null; then
-		cksum < "$1"
-		return
-	fi
-	python3 - "$1" <<'PY'
-import hashlib, os, sys
-fd = os.open(sys.argv[1], os.O_RDONLY)
-size = os.fstat(fd).st_size
-h = hashlib.sha1()
-zero = bytes(1 << 20)
-off = 0
-while off < size:
-    try:
-        d = os.lseek(fd, off, os.SEEK_DATA)
-    except OSError:
-        break
-    e = os.lseek(fd, d, os.SEEK_HOLE)
-    pos = d
-    while pos < e:
-        b = os.pread(fd, min(1 << 20, e - pos), pos)
-        if not b:
-            break
-        if b != zero[:len(b)]:
-            for i in range(0, len(b), 4096):
-                blk = b[i:i + 4096]
-                if blk.count(0) != len(blk):
-                    h.update((pos + i).to_bytes(8, 'little') + blk)
-        pos += len(b)
-    off = e
-print(h.hexdigest(), size)
-PY
-}
