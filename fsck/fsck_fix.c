@@ -155,7 +155,7 @@ struct f2fs_node *fsck_fix_node_new(struct fsck_ctx *ctx, uint32_t nid)
 /* Where the search for a data copy of addr starts in r->data_slot. */
 static uint32_t data_slot_start(const struct fsck_repair *r, uint32_t addr)
 {
-	return (uint32_t)((addr * 2654435761u) & (r->data_slots - 1));
+	return f2fs_hash_slot(addr, r->data_slots);
 }
 
 uint8_t *fsck_fix_data_peek(const struct fsck_ctx *ctx, uint32_t addr)
@@ -164,7 +164,7 @@ uint8_t *fsck_fix_data_peek(const struct fsck_ctx *ctx, uint32_t addr)
 
 	if (!r || !addr || !r->data_slots)
 		return NULL;
-	for (uint32_t h = data_slot_start(r, addr);; h = (h + 1) & (r->data_slots - 1)) {
+	for (uint32_t h = data_slot_start(r, addr);; h = f2fs_hash_next(h, r->data_slots)) {
 		uint32_t slot = r->data_slot[h];
 
 		if (!slot)
@@ -179,7 +179,7 @@ static void data_slot_put(struct fsck_repair *r, uint32_t idx)
 	uint32_t h = data_slot_start(r, r->data[idx].old_addr);
 
 	while (r->data_slot[h])
-		h = (h + 1) & (r->data_slots - 1);
+		h = f2fs_hash_next(h, r->data_slots);
 	r->data_slot[h] = idx + 1;
 }
 
@@ -187,14 +187,13 @@ static void data_slot_put(struct fsck_repair *r, uint32_t idx)
  * table stays at most half full. */
 static int data_slot_add(struct fsck_repair *r, uint32_t idx)
 {
-	if (2 * ((uint64_t)idx + 1) > r->data_slots) {
-		uint32_t n = r->data_slots ? 2 * r->data_slots : 64;
-		uint32_t *t = calloc(n, sizeof(*t));
+	uint32_t n = f2fs_hash_capacity(idx, r->data_slots, 64);
 
-		if (!t || n <= r->data_slots) {
-			free(t);
+	if (n != r->data_slots) {
+		uint32_t *t = n ? calloc(n, sizeof(*t)) : NULL;
+
+		if (!t)
 			return -ENOMEM;
-		}
 		free(r->data_slot);
 		r->data_slot = t;
 		r->data_slots = n;

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs_array.h"
 #include "f2fs_ckpt.h"
 #include "f2fs_err.h"
 #include "f2fs_sit.h"
@@ -85,19 +86,13 @@ struct u32_set {
 	uint32_t cap, n;
 };
 
-static uint32_t set_hash(uint32_t v, uint32_t mask)
-{
-	return (v * 2654435761u) & mask;
-}
-
 /* 1 if v was there, 0 if added, -ENOMEM. */
 static int set_add(struct u32_set *s, uint32_t v)
 {
-	uint32_t i;
+	uint32_t cap = f2fs_hash_capacity(s->n, s->cap, 1024), i;
 
-	if ((s->n + 1) * 2 > s->cap) {
-		struct u32_set g = { calloc(s->cap ? s->cap * 2 : 1024, sizeof(uint32_t)),
-				     s->cap ? s->cap * 2 : 1024, 0 };
+	if (cap != s->cap) {
+		struct u32_set g = { cap ? calloc(cap, sizeof(uint32_t)) : NULL, cap, 0 };
 
 		if (!g.slot)
 			return -ENOMEM;
@@ -107,7 +102,7 @@ static int set_add(struct u32_set *s, uint32_t v)
 		free(s->slot);
 		*s = g;
 	}
-	for (i = set_hash(v, s->cap - 1); s->slot[i]; i = (i + 1) & (s->cap - 1))
+	for (i = f2fs_hash_slot(v, s->cap); s->slot[i]; i = f2fs_hash_next(i, s->cap))
 		if (s->slot[i] == v)
 			return 1;
 	s->slot[i] = v;

@@ -103,16 +103,11 @@ static const uint8_t zero_blk[F2FS_BLKSIZE];
 
 /* ---- the id tables ---- */
 
-static uint32_t hash_id(uint32_t id, uint32_t cap)
-{
-	return (uint32_t)((id * 2654435761u) & (cap - 1));
-}
-
 static struct qid *tab_find(const struct qfile *f, uint32_t id)
 {
 	if (!f->cap_tab)
 		return NULL;
-	for (uint32_t h = hash_id(id, f->cap_tab);; h = (h + 1) & (f->cap_tab - 1)) {
+	for (uint32_t h = f2fs_hash_slot(id, f->cap_tab);; h = f2fs_hash_next(h, f->cap_tab)) {
 		if (!f->tab[h].flags)
 			return NULL;
 		if (f->tab[h].id == id)
@@ -120,10 +115,10 @@ static struct qid *tab_find(const struct qfile *f, uint32_t id)
 	}
 }
 
-static int tab_grow(struct qfile *f)
+/* The table rehashed into cap slots. */
+static int tab_grow(struct qfile *f, uint32_t cap)
 {
-	uint32_t cap = f->cap_tab ? f->cap_tab * 2 : 64;
-	struct qid *t = calloc(cap, sizeof(*t)), *old = f->tab;
+	struct qid *t = cap ? calloc(cap, sizeof(*t)) : NULL, *old = f->tab;
 
 	if (!t)
 		return -ENOMEM;
@@ -132,7 +127,7 @@ static int tab_grow(struct qfile *f)
 
 		if (!old[i].flags)
 			continue;
-		for (h = hash_id(old[i].id, cap); t[h].flags; h = (h + 1) & (cap - 1))
+		for (h = f2fs_hash_slot(old[i].id, cap); t[h].flags; h = f2fs_hash_next(h, cap))
 			;
 		t[h] = old[i];
 	}
@@ -146,15 +141,16 @@ static int tab_grow(struct qfile *f)
 static struct qid *tab_get(struct qfile *f, uint32_t id, uint8_t flags)
 {
 	struct qid *q = tab_find(f, id);
-	uint32_t h;
+	uint32_t cap, h;
 
 	if (q) {
 		q->flags |= flags;
 		return q;
 	}
-	if ((f->n_tab + 1) * 2 > f->cap_tab && tab_grow(f))
+	cap = f2fs_hash_capacity(f->n_tab, f->cap_tab, 64);
+	if (cap != f->cap_tab && tab_grow(f, cap))
 		return NULL;
-	for (h = hash_id(id, f->cap_tab); f->tab[h].flags; h = (h + 1) & (f->cap_tab - 1))
+	for (h = f2fs_hash_slot(id, f->cap_tab); f->tab[h].flags; h = f2fs_hash_next(h, f->cap_tab))
 		;
 	q = &f->tab[h];
 	memset(q, 0, sizeof(*q));

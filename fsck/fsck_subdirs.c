@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 
+#include "f2fs_array.h"
 #include "f2fs_err.h"
 #include "fsck.h"
 
@@ -15,26 +16,21 @@ struct fsck_subdir_slot {
 	uint32_t count;
 };
 
-static uint32_t slot_of(uint32_t ino, uint32_t mask)
-{
-	return (ino * 2654435761u) & mask;
-}
-
 static struct fsck_subdir_slot *find(const struct fsck_subdir_table *t, uint32_t ino)
 {
-	uint32_t mask = t->cap - 1, i = slot_of(ino, mask);
+	uint32_t i = f2fs_hash_slot(ino, t->cap);
 
 	while (t->slots[i].ino && t->slots[i].ino != ino)
-		i = (i + 1) & mask;
+		i = f2fs_hash_next(i, t->cap);
 	return &t->slots[i];
 }
 
-static int grow(struct fsck_subdir_table *t)
+/* The table rehashed into cap slots. */
+static int grow(struct fsck_subdir_table *t, uint32_t cap)
 {
-	uint32_t cap = t->cap ? t->cap * 2 : 256;
 	struct fsck_subdir_table bigger = { .cap = cap, .n = t->n };
 
-	if (cap < t->cap)
+	if (!cap)
 		return -ENOMEM;
 	bigger.slots = calloc(cap, sizeof(*bigger.slots));
 	if (!bigger.slots)
@@ -50,12 +46,13 @@ static int grow(struct fsck_subdir_table *t)
 int fsck_subdirs_add(struct fsck_ctx *ctx, uint32_t ino)
 {
 	struct fsck_subdir_table *t = &ctx->subdirs;
+	uint32_t cap = f2fs_hash_capacity(t->n, t->cap, 256);
 	struct fsck_subdir_slot *s;
 
 	if (!ino)
 		return -EINVAL;
-	if ((t->n + 1) * 2 > t->cap) {
-		int err = grow(t);
+	if (cap != t->cap) {
+		int err = grow(t, cap);
 
 		if (err)
 			return err;

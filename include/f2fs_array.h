@@ -15,6 +15,9 @@
  * be a size_t (F2FS_ARRAY_ROOM) or a uint32_t (F2FS_ARRAY_ROOM32): the
  * compiler checks both.  The macros evaluate their arguments more than
  * once: pass plain lvalues.
+ *
+ * Hash tables grow differently (a rehash into a bigger table, not an
+ * append): f2fs_hash_capacity() below is their shared growth rule.
  */
 #ifndef F2FS_ARRAY_H
 #define F2FS_ARRAY_H
@@ -36,5 +39,30 @@ int f2fs_array_grow32(void *arrp, size_t elem, uint32_t *cap, uint32_t need, uin
 #define F2FS_ARRAY_ROOM32(arr, cap, need, min_cap) \
 	((uint32_t)(need) <= (cap) ? 0 : \
 	 f2fs_array_grow32(&(arr), sizeof(*(arr)), &(cap), (need), (min_cap)))
+
+/*
+ * Open-addressing tables keyed by 32-bit numbers (fsck's subdirectory
+ * counts, preen's roll-forward chain sets, the quota check's ids): each
+ * keeps its own slot type, and all probe and grow the same way: a power
+ * of two slots, at most half full, Fibonacci hashing, linear probing.
+ */
+
+/* The first slot to probe for key in a table of cap slots (a power of
+ * two), and the slot after slot. */
+static inline uint32_t f2fs_hash_slot(uint32_t key, uint32_t cap)
+{
+	return (key * 2654435761u) & (cap - 1);
+}
+
+static inline uint32_t f2fs_hash_next(uint32_t slot, uint32_t cap)
+{
+	return (slot + 1) & (cap - 1);
+}
+
+/* The slots a table of n entries in cap slots needs to take one more:
+ * cap while it stays at most half full, else cap doubled (min_cap, a
+ * power of two, for a table without slots) until it does; 0 when that
+ * does not fit in 32 bits. */
+uint32_t f2fs_hash_capacity(uint32_t n, uint32_t cap, uint32_t min_cap);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * array.c - the growth of the tools' arrays (see include/f2fs_array.h):
- * doubling capacities, overflow-checked sizes, nothing changed on failure.
+ * doubling capacities, overflow-checked sizes, nothing changed on failure;
+ * and the growth rule of the open-addressing tables.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -69,4 +70,16 @@ int f2fs_array_grow32(void *arrp, size_t elem, uint32_t *cap, uint32_t need, uin
 	if (!err)
 		*cap = (uint32_t)c;
 	return err;
+}
+
+uint32_t f2fs_hash_capacity(uint32_t n, uint32_t cap, uint32_t min_cap)
+{
+	uint64_t need = ((uint64_t)n + 1) * 2, c = cap;
+
+	if (need <= c)
+		return cap;
+	c = c ? c * 2 : (min_cap ? min_cap : 1);
+	while (c < need)
+		c *= 2;
+	return c <= UINT32_MAX ? (uint32_t)c : 0;
 }
