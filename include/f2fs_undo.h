@@ -13,7 +13,8 @@
  * device changed since.
  *
  * The file is valid at every point: a 4 KiB header (magic, version, the
- * device's size and path, its own checksum), then records, each with a
+ * device's size and path, the UUID of the F2FS file system it held before
+ * the run if any, its own checksum), then records, each with a
  * checksummed 32-byte head (kind, first block, block count, payload
  * checksum, sequence number) and a payload: the original blocks (DATA),
  * nothing for blocks that were all zeroes (ZERO), or the final checksums
@@ -76,6 +77,9 @@ struct f2fs_undo_file {
 	uint64_t nblocks;	/* blocks the records cover */
 	bool finished;		/* the final record is there */
 	bool torn;		/* bytes after the last valid record */
+	bool has_uuid;		/* the device held F2FS before the run: */
+	uint8_t uuid[16];	/* its superblock's UUID, */
+	uint32_t uuid_blk;	/* from the copy in this block (0 or 1) */
 };
 
 /* Read and check an undo file.  -EBADMSG when the header is not an undo
@@ -90,6 +94,13 @@ void f2fs_undo_free(struct f2fs_undo_file *u);
  * Without the final record only the size is compared. */
 int f2fs_undo_check_device(const struct f2fs_undo_file *u, struct f2fs_dev *dev,
 			   uint64_t *bad_blk);
+/* Compare the file system on the device with the one the file recorded
+ * before the run: 0 when they are the same (a superblock copy with the
+ * F2FS magic carries the recorded UUID), when nothing was recorded (no F2FS there before the
+ * run), or when the run overwrote that superblock copy itself (mkfs: the
+ * saved-range checks of f2fs_undo_check_device() cover it then);
+ * -EMEDIUMTYPE when the device holds another file system, or none. */
+int f2fs_undo_check_fs(const struct f2fs_undo_file *u, struct f2fs_dev *dev);
 /* Write every saved range back and flush; a truncated image file the
  * run grew is cut back to its own size. */
 int f2fs_undo_apply(const struct f2fs_undo_file *u, struct f2fs_dev *dev);

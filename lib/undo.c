@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,16 +60,24 @@ struct f2fs_undo {
 /* ---- header and record heads ------------------------------------------ */
 
 /* Header layout: magic[8] version@8 block_size@12 dev_bytes@16 created@24
- * header_crc@32 file_bytes@40 dev_path@64[256]; the rest zero.  file_bytes
- * is not 0 for a truncated image file (f2fs_dev_assume_size): its own
- * size, which a repair grows to dev_bytes first. */
+ * header_crc@32 flags@36 file_bytes@40 uuid@48[16] dev_path@64[256]; the
+ * rest zero.  file_bytes is not 0 for a truncated image file
+ * (f2fs_dev_assume_size): its own size, which a repair grows to dev_bytes
+ * first.  flags: HDR_HAS_UUID when the device held an F2FS superblock
+ * before the run (uuid is its UUID), HDR_UUID_COPY1 when it came from the
+ * second copy (block 1) because the first had no F2FS magic. */
 #define HDR_VERSION	8
 #define HDR_BLKSIZE	12
 #define HDR_DEVBYTES	16
 #define HDR_CREATED	24
 #define HDR_CRC		32
+#define HDR_FLAGS	36
 #define HDR_FILEBYTES	40
+#define HDR_UUID	48
 #define HDR_PATH	64
+
+#define HDR_HAS_UUID	0x1u
+#define HDR_UUID_COPY1	0x2u
 
 static uint32_t header_crc(const uint8_t *hdr)
 {
@@ -185,6 +194,35 @@ static int device_range_crc(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nbl
 		nblocks -= n;
 	}
 	return 0;
+}
+
+/* ---- the file system's identity ------------------------------------------ */
+
+/* The UUID of the superblock copy in block blk (0 or 1) when it carries
+ * the F2FS magic; false when it does not or cannot be read. */
+static bool sb_copy_uuid(struct f2fs_dev *dev, uint32_t blk, uint8_t *buf, uint8_t uuid[16])
+{
+	const uint8_t *sb = buf + F2FS_SUPER_OFFSET;
+
+	if (read_dev_blocks(dev, blk, 1, buf) < 0 ||
+	    get_le32(sb + offsetof(struct f2fs_super_block, magic)) != F2FS_SUPER_MAGIC)
+		return false;
+	memcpy(uuid, sb + offsetof(struct f2fs_super_block, uuid), 16);
+	return true;
+}
+
+/* The UUID of the F2FS file system on the device: the first superblock
+ * copy's when it carries the magic, else the second's; *blk says which.
+ * false when neither does (no F2FS there). */
+static bool read_fs_uuid(struct f2fs_dev *dev, uint8_t *buf, uint8_t uuid[16], uint32_t *blk)
+{
+	for (uint32_t b = 0; b < 2; b++) {
+		if (sb_copy_uuid(dev, b, buf, uuid)) {
+			*blk = b;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* ---- the set of saved blocks -------------------------------------------- */
@@ -406,12 +444,18 @@ static int sync_parent(const char *path)
 	return err;
 }
 
-static int write_header(struct f2fs_undo *u, const struct f2fs_dev *dev)
+static int write_header(struct f2fs_undo *u, struct f2fs_dev *dev)
 {
 	uint8_t hdr[F2FS_UNDO_HEADER_SIZE];
+	uint8_t uuid[16];
+	uint32_t blk;
 	int err;
 
 	memset(hdr, 0, sizeof(hdr));
+	if (read_fs_uuid(dev, u->buf, uuid, &blk)) {
+		put_le32(hdr + HDR_FLAGS, HDR_HAS_UUID | (blk ? HDR_UUID_COPY1 : 0));
+		memcpy(hdr + HDR_UUID, uuid, sizeof(uuid));
+	}
 	memcpy(hdr, F2FS_UNDO_MAGIC, 8);
 	put_le32(hdr + HDR_VERSION, F2FS_UNDO_VERSION);
 	put_le32(hdr + HDR_BLKSIZE, F2FS_BLKSIZE);
@@ -526,6 +570,9 @@ static int load_header(struct f2fs_undo_file *u, uint32_t *seed)
 	u->file_bytes = get_le64(hdr + HDR_FILEBYTES);
 	if (u->file_bytes >= u->dev_bytes)
 		u->file_bytes = 0;
+	u->has_uuid = get_le32(hdr + HDR_FLAGS) & HDR_HAS_UUID;
+	u->uuid_blk = get_le32(hdr + HDR_FLAGS) & HDR_UUID_COPY1 ? 1 : 0;
+	memcpy(u->uuid, hdr + HDR_UUID, sizeof(u->uuid));
 	memcpy(u->dev_path, hdr + HDR_PATH, F2FS_UNDO_PATH_MAX);
 	u->dev_path[F2FS_UNDO_PATH_MAX - 1] = '\0';
 	return 0;
@@ -725,6 +772,32 @@ int f2fs_undo_check_device(const struct f2fs_undo_file *u, struct f2fs_dev *dev,
 	}
 	free(buf);
 	return err;
+}
+
+/* Whether a record saved block blk (the run overwrote it). */
+static bool run_wrote(const struct f2fs_undo_file *u, uint64_t blk)
+{
+	for (size_t i = 0; i < u->nrecs; i++)
+		if (blk >= u->recs[i].blkaddr && blk - u->recs[i].blkaddr < u->recs[i].nblocks)
+			return true;
+	return false;
+}
+
+int f2fs_undo_check_fs(const struct f2fs_undo_file *u, struct f2fs_dev *dev)
+{
+	uint8_t *buf;
+	uint8_t uuid[16];
+	bool same = false;
+
+	if (!u->has_uuid || run_wrote(u, u->uuid_blk))
+		return 0;
+	buf = malloc(F2FS_BLKSIZE);
+	if (!buf)
+		return -ENOMEM;
+	for (uint32_t b = 0; b < 2 && !same; b++)
+		same = sb_copy_uuid(dev, b, buf, uuid) && !memcmp(uuid, u->uuid, sizeof(uuid));
+	free(buf);
+	return same ? 0 : -EMEDIUMTYPE;
 }
 
 static int apply_one(const struct f2fs_undo_file *u, const struct f2fs_undo_rec *r,

@@ -4,10 +4,11 @@
  * (--undo FILE; format and crash safety in f2fs_undo.h).
  *
  * Before writing it checks that the device is the one the file was made
- * on (same size) and that every block the run saved still holds what the
- * run left there (or already the original: an interrupted undo can be run
- * again); a device changed since, or an undo file whose run did not
- * finish, is refused unless -f.  -n says what would be restored and
+ * on (same size; the same F2FS file system, by its UUID, when it held one
+ * and the run did not rewrite that superblock) and that every block the
+ * run saved still holds what the run left there (or already the
+ * original: an interrupted undo can be run again); a device changed
+ * since, or an undo file whose run did not finish, is refused unless -f.  -n says what would be restored and
  * writes nothing.
  */
 #include <errno.h>
@@ -45,7 +46,8 @@ static void usage(FILE *out)
 		"(fsck.f2fs -y --undo, mkfs.f2fs --undo, inject.f2fs --undo).\n"
 		"\n"
 		"  -f, --force     restore even if the device changed since the run, its size\n"
-		"                  differs, or the run did not finish writing the undo file\n"
+		"                  differs, it holds another file system (UUID), or the run\n"
+		"                  did not finish writing the undo file\n"
 		"  -n, --dry-run   say what would be restored; write nothing\n"
 		"  -v, --verbose   list every saved range\n"
 		"  -h, --help      this text\n"
@@ -115,14 +117,28 @@ static void describe(const struct undo_opts *o, const struct f2fs_undo_file *u)
 		list_ranges(u);
 }
 
+static void format_uuid(const uint8_t *id, char *out)
+{
+	for (int i = 0, n = 0; i < 16; i++)
+		n += sprintf(out + n, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
+			     id[i]);
+}
+
 /* Whether the device may be written: 0 yes, or an exit code. */
 static int check_device(const struct undo_opts *o, const struct f2fs_undo_file *u,
 			struct f2fs_dev *dev)
 {
+	char uuid[40];
 	uint64_t bad = 0;
-	int err = f2fs_undo_check_device(u, dev, &bad);
+	int err = f2fs_undo_check_fs(u, dev);
 
-	if (err == -EXDEV)
+	if (err == 0)
+		err = f2fs_undo_check_device(u, dev, &bad);
+	if (err == -EMEDIUMTYPE) {
+		format_uuid(u->uuid, uuid);
+		fprintf(stderr, "undo.f2fs: %s does not hold the file system the undo file was "
+			"made on (UUID %s, superblock %u)\n", o->device, uuid, u->uuid_blk);
+	} else if (err == -EXDEV)
 		fprintf(stderr, "undo.f2fs: %s has %llu bytes; the undo file was made on %llu bytes\n",
 			o->device, (unsigned long long)f2fs_dev_size(dev),
 			(unsigned long long)u->dev_bytes);

@@ -13,7 +13,8 @@
 #    written), -n writes nothing, and -f restores anyway;
 #  - mkfs.f2fs --undo over an ext4 file system (mkfs.ext4 with a file
 #    written by debugfs) gives it back, e2fsck clean and the file intact;
-#  - inject.f2fs --undo is undone byte for byte;
+#  - inject.f2fs --undo is undone byte for byte, and its undo file is
+#    refused on another F2FS volume of the same size (the UUID);
 #  - --undo refuses an existing file, and mkfs --undo refuses -c.
 # UNDO_CASES overrides the cut cases.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
@@ -138,6 +139,23 @@ rm -f "$WORK/u"
 	fail "inject.f2fs --undo over an existing undo file ran"
 [ "$(cksum <"$IMG")" = "$sum0" ] || fail "a refused inject.f2fs --undo wrote"
 pass "inject.f2fs --undo, undone"
+
+# undo.f2fs refuses another F2FS volume of the same size (by its UUID),
+# writing nothing.
+O=$WORK/other.img
+rm -f "$O"
+truncate -s "$(stat -c %s "$IMG")" "$O"
+"$MKFS" -q -f "$O" >/dev/null 2>&1 || hard_error "mkfs.f2fs of a second volume failed"
+sum_o=$(cksum <"$O")
+"$UNDO" "$WORK/u" "$O" >"$WORK/undo.out" 2>&1
+rc=$?
+if [ $rc = 1 ] && grep -q 'does not hold the file system' "$WORK/undo.out" &&
+   [ "$(cksum <"$O")" = "$sum_o" ]; then
+	pass "undo.f2fs refuses another F2FS volume (UUID)"
+else
+	fail "undo.f2fs on another volume of the same size: exit $rc: $(tail -2 "$WORK/undo.out")"
+fi
+rm -f "$O"
 
 rm -f "$WORK/u2"
 "$MKFS" -q -f --undo "$WORK/u2" -c "$WORK/x.img" "$WORK/y.img" >/dev/null 2>&1 &&

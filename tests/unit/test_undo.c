@@ -3,7 +3,8 @@
  * temporary regular files: an undo round trip (each block saved once,
  * zero runs without payload, sub-block writes, zero-outs), the check
  * that refuses a device changed since, a torn tail, the refusals of
- * f2fs_dev_start_undo(); the lost-writes hook (a chosen subset of the
+ * f2fs_dev_start_undo(), the file system's UUID recorded before the
+ * run and compared with the device's; the lost-writes hook (a chosen subset of the
  * writes since the last flush lost at the cut) and the read-fault hook
  * (EIO and short reads at chosen blocks, no mapping).
  *
@@ -11,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -195,6 +197,106 @@ static void test_refusals(void)
 	f2fs_dev_close(dev);
 }
 
+/* Plant (magic true) or wipe an F2FS superblock carrying UUID id[0] * 16
+ * in block blk (0 or 1) of the image file. */
+static void plant_sb(const char *path, uint64_t blk, bool magic, uint8_t id)
+{
+	uint8_t sb[sizeof(struct f2fs_super_block)];
+	int fd = open(path, O_WRONLY);
+
+	memset(sb, 0, sizeof(sb));
+	if (magic)
+		put_le32(sb + offsetof(struct f2fs_super_block, magic), F2FS_SUPER_MAGIC);
+	memset(sb + offsetof(struct f2fs_super_block, uuid), id, 16);
+	CHECK(fd >= 0 && pwrite(fd, sb, sizeof(sb), (off_t)(blk * F2FS_BLKSIZE +
+			F2FS_SUPER_OFFSET)) == (ssize_t)sizeof(sb));
+	close(fd);
+}
+
+/* Run undo_run() (and a write of block `also` unless it is 0) on path
+ * with an undo file; load the file into *out. */
+static void run_with_undo(const char *path, const char *name, uint64_t also,
+			  struct f2fs_undo_file **out)
+{
+	struct f2fs_dev *dev = NULL;
+	char upath[512];
+	uint8_t blk[F2FS_BLKSIZE];
+
+	snprintf(upath, sizeof(upath), "%s/%s", dir, name);
+	*out = NULL;
+	CHECK(f2fs_dev_open(path, NULL, &dev) == 0);
+	if (!dev)
+		return;
+	CHECK(f2fs_dev_start_undo(dev, upath) == 0);
+	undo_run(dev);
+	memset(blk, 0x5a, sizeof(blk));
+	if (also)
+		CHECK(f2fs_dev_write(dev, also, 1, blk) == 0);
+	CHECK(f2fs_dev_finish_undo(dev) == 0);
+	f2fs_dev_close(dev);
+	CHECK(f2fs_undo_load(upath, out) == 0);
+}
+
+static int check_fs(const struct f2fs_undo_file *u, const char *path)
+{
+	struct f2fs_dev *dev = NULL;
+	int err;
+
+	CHECK(f2fs_dev_open(path, NULL, &dev) == 0);
+	if (!dev)
+		return -EIO;
+	err = f2fs_undo_check_fs(u, dev);
+	f2fs_dev_close(dev);
+	return err;
+}
+
+/* The header records the UUID of the superblock the device held before
+ * the run (block 0's, else block 1's), and f2fs_undo_check_fs() refuses a
+ * device holding another one, or none, unless the run rewrote it. */
+static void test_fs_identity(void)
+{
+	const char *path = make_file("id.img");
+	struct f2fs_undo_file *u;
+
+	plant_sb(path, 0, true, 0x11);
+	run_with_undo(path, "id.undo", 0, &u);
+	CHECK(u && u->has_uuid && u->uuid_blk == 0 && u->uuid[0] == 0x11 && u->uuid[15] == 0x11);
+	CHECK(check_fs(u, path) == 0);
+	plant_sb(path, 0, true, 0x22);			/* another file system */
+	CHECK(check_fs(u, path) == -EMEDIUMTYPE);
+	plant_sb(path, 0, false, 0x11);			/* no F2FS any more */
+	CHECK(check_fs(u, path) == -EMEDIUMTYPE);
+	plant_sb(path, 1, true, 0x22);			/* another in the other copy */
+	CHECK(check_fs(u, path) == -EMEDIUMTYPE);
+	plant_sb(path, 1, true, 0x11);			/* the same one, other copy */
+	CHECK(check_fs(u, path) == 0);
+	f2fs_undo_free(u);
+
+	/* Only the second copy has the magic: its UUID, block 1. */
+	path = make_file("id1.img");
+	plant_sb(path, 1, true, 0x33);
+	run_with_undo(path, "id1.undo", 0, &u);
+	CHECK(u && u->has_uuid && u->uuid_blk == 1 && u->uuid[7] == 0x33);
+	CHECK(check_fs(u, path) == 0);
+	f2fs_undo_free(u);
+
+	/* The run rewrote that superblock (as mkfs does): not compared. */
+	path = make_file("idw.img");
+	plant_sb(path, 1, true, 0x44);
+	run_with_undo(path, "idw.undo", 1, &u);
+	CHECK(u && u->has_uuid && u->uuid_blk == 1);
+	CHECK(check_fs(u, path) == 0);
+	f2fs_undo_free(u);
+
+	/* No F2FS before the run: nothing recorded, nothing compared. */
+	path = make_file("idn.img");
+	run_with_undo(path, "idn.undo", 0, &u);
+	CHECK(u && !u->has_uuid);
+	plant_sb(path, 0, true, 0x55);
+	CHECK(check_fs(u, path) == 0);
+	f2fs_undo_free(u);
+}
+
 /* Write one block of value v at blk. */
 static int put(struct f2fs_dev *dev, uint64_t blk, uint8_t v)
 {
@@ -285,6 +387,7 @@ int main(void)
 	test_round_trip();
 	test_torn();
 	test_refusals();
+	test_fs_identity();
 	test_lost_writes();
 	test_read_faults();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
