@@ -3,11 +3,14 @@
  *
  * A device is a regular file or a block device.  Reads can be batched
  * (runs of blocks, merged and read ahead); writes are counted and kept in
- * issue order, with explicit flush points.  Dry-run drops writes; a test
- * hook drops every write after the N-th so crash safety can be tested by
- * cutting a multi-write operation at every point.  A zoned device (or
- * an emulated zone model) carries its zones (f2fs_dev_zoned), and writes obey
- * the write-pointer rule: see f2fs_zone.h.
+ * issue order, with explicit flush points.  Inside, a device is a stack of
+ * layers over the file descriptor (lib/device_own.h): dry-run drops
+ * writes; undo saves what a write overwrites first (f2fs_undo.h); test
+ * layers drop every write after the N-th, so crash safety can be tested
+ * by cutting a multi-write operation at every point, and make reads of
+ * chosen blocks fail.  A zoned device (or an emulated zone model) carries
+ * its zones (f2fs_dev_zoned), and writes obey the write-pointer rule: see
+ * f2fs_zone.h.
  */
 #ifndef F2FS_DEV_H
 #define F2FS_DEV_H
@@ -149,9 +152,9 @@ void f2fs_dev_issue_readahead(struct f2fs_dev *dev);
  * f2fs_dev_zeroout) share one policy: -EROFS when read_only; a range past
  * the end is -ENOSPC for writes, -EINVAL for discard/zero-out; otherwise
  * the request is dropped (returns 0, counted in stats.dropped_writes) in a
- * dry run or when stats.write_calls has reached write_limit, and is
- * performed (counted in stats.write_calls) otherwise.  A dry run does not
- * change what later reads return. */
+ * dry run or when stats.write_calls (and an undo file's records) reached
+ * the write limit, and is performed (counted in stats.write_calls)
+ * otherwise.  A dry run does not change what later reads return. */
 int f2fs_dev_write(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks,
 		   const void *buf);
 /* Write a byte range (for sub-block structures); prefer block writes. */

@@ -1,23 +1,23 @@
 /*
- * devcut.c - the lost-writes test hook of the device layer: a power cut
- * (the write-limit hook) that also loses a chosen subset of the writes
- * issued since the last flush, as a disk's volatile cache may, and not
- * only the writes after the cut.  A writer that forgot a flush barrier
- * (a commit block that can reach the disk before what it commits) is
- * caught by it; a writer with its barriers survives any subset.
+ * devcut.c - the write-cut layer, a test layer: a power cut after the
+ * N-th change (the write limit: f2fs_dev_set_write_limit) drops it and
+ * every later one, so crash safety can be tested by cutting a
+ * multi-write operation at every point.  The records the undo layer
+ * above appends count with the device's writes (a cut can fall on one).
  *
- * While the hook is set, every performed write, discard and zero-out of
- * the current flush epoch is journalled in memory with the content it
- * replaced and the content it wrote (NULL: zeroes).  A flush forgets the
- * epoch.  At the cut the epoch is rolled back (previous contents in
- * reverse order) and the kept writes are done again in order, so each
- * block ends with the last kept write to it, or its content from before
- * the epoch.  Single, non-zoned devices only.
- *
- * The read-fault hook makes reads that reach chosen blocks fail with EIO
- * or come back short, so the read error paths of the tools can be tested
- * (device.c asks f2fs_fault_room() before each read system call and
- * refuses to map the device).  Nothing here prints.
+ * With the lost-writes hook (f2fs_dev_set_lost_writes) the cut also
+ * loses a chosen subset of the writes issued since the last flush, as a
+ * disk's volatile cache may, and not only the writes after the cut.  A
+ * writer that forgot a flush barrier (a commit block that can reach the
+ * disk before what it commits) is caught by it; a writer with its
+ * barriers survives any subset.  While the hook is set, every performed
+ * write, discard and zero-out of the current flush epoch is journalled in
+ * memory with the content it replaced and the content it wrote (NULL:
+ * zeroes).  A flush forgets the epoch.  At the cut the epoch is rolled
+ * back (previous contents in reverse order) and the kept writes are done
+ * again in order, so each block ends with the last kept write to it, or
+ * its content from before the epoch.  Single, non-zoned devices only.
+ * Nothing here prints.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,47 +34,45 @@ struct epoch_write {
 	uint8_t *after;		/* what it wrote; NULL: zeroes */
 };
 
-struct f2fs_lost_writes {
+struct cut_layer {
+	struct f2fs_layer layer;	/* first: the layer is the state */
+	uint64_t limit;		/* 0: no cut; else changes after this many are dropped */
+	bool journal;		/* the lost-writes hook is set */
 	uint64_t mask;		/* bit i: the i-th write back from the cut is lost */
 	bool cut;		/* the cut was applied */
 	struct epoch_write *w;
 	size_t n, cap;
 };
 
-int f2fs_dev_set_lost_writes(struct f2fs_dev *dev, uint64_t mask)
+static const struct f2fs_layer_ops cut_ops;
+
+static struct cut_layer *cut_of(const struct f2fs_dev *dev)
 {
-	if (dev->zoned || dev->nmembers)
-		return -EOPNOTSUPP;
-	if (!dev->lost) {
-		dev->lost = calloc(1, sizeof(*dev->lost));
-		if (!dev->lost)
-			return -ENOMEM;
-	}
-	dev->lost->mask = mask;
-	return 0;
+	return (struct cut_layer *)f2fs_layer_find(dev, &cut_ops);
 }
 
-void f2fs_cut_forget(struct f2fs_dev *dev)
+bool f2fs_cut_reached(const struct f2fs_dev *dev)
 {
-	struct f2fs_lost_writes *l = dev->lost;
+	const struct cut_layer *c = cut_of(dev);
 
-	if (!l)
-		return;
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->w[i].before);
-		free(l->w[i].after);
-	}
-	l->n = 0;
+	return c && c->limit && dev->stats.write_calls + f2fs_undo_appends(dev) >= c->limit;
 }
 
-void f2fs_cut_free(struct f2fs_dev *dev)
+uint64_t f2fs_cut_limit(const struct f2fs_dev *dev)
 {
-	if (!dev->lost)
-		return;
-	f2fs_cut_forget(dev);
-	free(dev->lost->w);
-	free(dev->lost);
-	dev->lost = NULL;
+	const struct cut_layer *c = cut_of(dev);
+
+	return c ? c->limit : 0;
+}
+
+/* Forget the epoch's journal (a flush made it durable). */
+static void forget_epoch(struct cut_layer *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->w[i].before);
+		free(c->w[i].after);
+	}
+	c->n = 0;
 }
 
 static uint8_t *copy_of(const void *buf, uint64_t len)
@@ -86,17 +84,17 @@ static uint8_t *copy_of(const void *buf, uint64_t len)
 	return p;
 }
 
-int f2fs_cut_note(struct f2fs_dev *dev, uint64_t off, uint64_t len, const void *after)
+/* Journal a change about to be performed (after NULL: zeroes). */
+static int note_write(struct cut_layer *c, uint64_t off, uint64_t len, const void *after)
 {
-	struct f2fs_lost_writes *l = dev->lost;
 	struct epoch_write *w;
 	int err;
 
-	if (!l || l->cut || len > SIZE_MAX)
+	if (!c->journal || c->cut || len > SIZE_MAX)
 		return 0;
-	if (F2FS_ARRAY_ROOM(l->w, l->cap, l->n + 1, 32))
+	if (F2FS_ARRAY_ROOM(c->w, c->cap, c->n + 1, 32))
 		return -ENOMEM;
-	w = &l->w[l->n];
+	w = &c->w[c->n];
 	w->off = off;
 	w->len = len;
 	w->before = malloc((size_t)len ? (size_t)len : 1);
@@ -106,21 +104,21 @@ int f2fs_cut_note(struct f2fs_dev *dev, uint64_t off, uint64_t len, const void *
 		free(w->after);
 		return -ENOMEM;
 	}
-	err = f2fs_dev_pread_own(dev, off, (size_t)len, w->before);
+	err = f2fs_dev_pread_own(c->layer.dev, off, (size_t)len, w->before);
 	if (err < 0) {
 		free(w->before);
 		free(w->after);
 		return err;
 	}
-	l->n++;
+	c->n++;
 	return 0;
 }
 
-static bool is_lost(const struct f2fs_lost_writes *l, size_t i)
+static bool is_lost(const struct cut_layer *c, size_t i)
 {
-	size_t back = l->n - 1 - i;	/* 0: the last write before the cut */
+	size_t back = c->n - 1 - i;	/* 0: the last write before the cut */
 
-	return (l->mask >> (back % 64)) & 1;
+	return (c->mask >> (back % 64)) & 1;
 }
 
 static int put_back(struct f2fs_dev *dev, uint64_t off, uint64_t len, const uint8_t *data)
@@ -139,76 +137,113 @@ static int put_back(struct f2fs_dev *dev, uint64_t off, uint64_t len, const uint
 	return err;
 }
 
-void f2fs_cut_apply(struct f2fs_dev *dev)
+/* The power goes off: the epoch's lost writes are undone (once). */
+static void apply_cut(struct cut_layer *c)
 {
-	struct f2fs_lost_writes *l = dev->lost;
+	struct f2fs_dev *dev = c->layer.dev;
 	size_t i, nlost = 0;
 
-	if (!l || l->cut)
+	if (c->cut)
 		return;
-	l->cut = true;
-	for (i = 0; i < l->n; i++)
-		nlost += is_lost(l, i);
+	c->cut = true;
+	if (!c->journal)
+		return;
+	for (i = 0; i < c->n; i++)
+		nlost += is_lost(c, i);
 	if (nlost == 0)
 		return;
-	for (i = l->n; i-- > 0;)
-		(void)put_back(dev, l->w[i].off, l->w[i].len, l->w[i].before);
-	for (i = 0; i < l->n; i++)
-		if (!is_lost(l, i))
-			(void)put_back(dev, l->w[i].off, l->w[i].len, l->w[i].after);
+	for (i = c->n; i-- > 0;)
+		(void)put_back(dev, c->w[i].off, c->w[i].len, c->w[i].before);
+	for (i = 0; i < c->n; i++)
+		if (!is_lost(c, i))
+			(void)put_back(dev, c->w[i].off, c->w[i].len, c->w[i].after);
 	dev->stats.dropped_writes += nlost;
-	f2fs_cut_forget(dev);
+	forget_epoch(c);
 }
 
-/* ---- read faults ---------------------------------------------------- */
-
-struct read_fault {
-	uint64_t blkaddr;
-	bool short_read;
-};
-
-struct f2fs_read_faults {
-	struct read_fault f[F2FS_DEV_MAX_FAULTS];
-	unsigned int n;
-};
-
-int f2fs_dev_add_read_fault(struct f2fs_dev *dev, uint64_t blkaddr, bool short_read)
+/* A change past the cut is dropped; one before it is journalled (with
+ * the hook) and performed below. */
+static int cut_change(struct f2fs_layer *l, const struct f2fs_change *ch)
 {
-	struct f2fs_read_faults *rf = dev->faults;
+	struct cut_layer *c = (struct cut_layer *)l;
+	int err;
 
-	if (dev->map)
-		return -EBUSY;
-	if (!rf) {
-		rf = calloc(1, sizeof(*rf));
-		if (!rf)
-			return -ENOMEM;
-		dev->faults = rf;
+	if (f2fs_cut_reached(l->dev)) {
+		apply_cut(c);
+		l->dev->stats.dropped_writes++;
+		return F2FS_LAYER_DROPPED;
 	}
-	if (rf->n >= F2FS_DEV_MAX_FAULTS || blkaddr > (UINT64_MAX >> F2FS_BLKSIZE_BITS))
-		return -EINVAL;
-	rf->f[rf->n].blkaddr = blkaddr;
-	rf->f[rf->n].short_read = short_read;
-	rf->n++;
+	if (ch->kind != F2FS_CHANGE_RESIZE) {
+		err = note_write(c, ch->off, ch->len,
+				 ch->kind == F2FS_CHANGE_WRITE ? ch->buf : NULL);
+		if (err < 0)
+			return err;
+	}
+	return f2fs_layer_change(l->below, ch);
+}
+
+/* Past the cut a flush never happened; before it, the epoch is durable. */
+static int cut_flush(struct f2fs_layer *l)
+{
+	struct cut_layer *c = (struct cut_layer *)l;
+
+	if (f2fs_cut_reached(l->dev))
+		apply_cut(c);
+	else
+		forget_epoch(c);
+	return f2fs_layer_flush(l->below);
+}
+
+/* The power was cut after the last write. */
+static void cut_close(struct f2fs_layer *l)
+{
+	struct cut_layer *c = (struct cut_layer *)l;
+
+	if (f2fs_cut_reached(l->dev))
+		apply_cut(c);
+	forget_epoch(c);
+	free(c->w);
+	free(c);
+}
+
+static const struct f2fs_layer_ops cut_ops = {
+	.name = "write-cut",
+	.rank = 30,
+	.change = cut_change,
+	.flush = cut_flush,
+	.close = cut_close,
+};
+
+static struct cut_layer *cut_layer_get(struct f2fs_dev *dev)
+{
+	struct cut_layer *c = cut_of(dev);
+
+	if (c)
+		return c;
+	c = calloc(1, sizeof(*c));
+	if (c)
+		(void)f2fs_layer_push(dev, &c->layer, &cut_ops);
+	return c;
+}
+
+void f2fs_dev_set_write_limit(struct f2fs_dev *dev, uint64_t n)
+{
+	struct cut_layer *c = n ? cut_layer_get(dev) : cut_of(dev);
+
+	if (c)
+		c->limit = n;
+}
+
+int f2fs_dev_set_lost_writes(struct f2fs_dev *dev, uint64_t mask)
+{
+	struct cut_layer *c;
+
+	if (dev->zoned || dev->nmembers)
+		return -EOPNOTSUPP;
+	c = cut_layer_get(dev);
+	if (!c)
+		return -ENOMEM;
+	c->journal = true;
+	c->mask = mask;
 	return 0;
-}
-
-uint64_t f2fs_fault_room(const struct f2fs_dev *dev, uint64_t off, uint64_t len, int *err)
-{
-	const struct f2fs_read_faults *rf = dev->faults;
-	uint64_t room = len;
-
-	*err = 0;
-	for (unsigned int i = 0; rf && i < rf->n; i++) {
-		uint64_t start = rf->f[i].blkaddr << F2FS_BLKSIZE_BITS;
-		uint64_t at;
-
-		if (start + F2FS_BLKSIZE <= off || start >= off + len)
-			continue;
-		at = start > off ? start - off : 0;
-		if (at < room || (at == room && !rf->f[i].short_read)) {
-			room = at;
-			*err = rf->f[i].short_read ? 0 : -EIO;
-		}
-	}
-	return room;
 }

@@ -1,14 +1,18 @@
 /*
- * device.c - the I/O layer: every read and write of an F2FS volume goes
- * through a struct f2fs_dev opened here.
+ * device.c - the I/O layer's front and its bottom layer: every read and
+ * write of an F2FS volume goes through a struct f2fs_dev opened here.
  *
- * It owns opening regular files and block devices (size, sector size,
- * O_EXCL), block and byte reads and writes with EINTR/short-transfer
- * handling, batched reads (sorted, read ahead, merged into vectored
- * reads across small gaps), zero-copy views of blocks through a read-only
- * mapping of the device, the write policy (read-only refuses, dry-run and
- * the write-limit test hook drop), flush points, discard and zero-out, and detecting
- * whether a device or image file is mounted.  Nothing here prints.
+ * The front checks each request (read-only refuses, ranges) and hands
+ * changes and flushes to the layer stack (device_own.h; dry-run, undo
+ * and the test layers live in their own files).  The unix layer at the
+ * bottom owns opening regular files and block devices (size, sector
+ * size, O_EXCL), block and byte reads and writes with EINTR/short-
+ * transfer handling, batched reads (sorted, read ahead, merged into
+ * vectored reads across small gaps), zero-copy views of blocks through a
+ * read-only mapping of the device, performing writes, discard and
+ * zero-out (routed to the members of a multi-device volume by devset.c),
+ * flush points; and detecting whether a device or image file is mounted.
+ * Nothing here prints.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -43,11 +47,7 @@
 #define MOUNTINFO_PATH		"/proc/self/mountinfo"
 #define SYS_BLOCK_PATH		"/sys/block"
 
-/* What the write policy decided for one write request. */
-enum write_verdict {
-	WRITE_PERFORM,
-	WRITE_DROP,
-};
+static const struct f2fs_layer_ops unix_ops;
 
 /* ---- opening ---------------------------------------------------------- */
 
@@ -135,6 +135,9 @@ int f2fs_dev_open(const char *path, const struct f2fs_dev_opts *opts,
 	if (!dev)
 		return -ENOMEM;
 	dev->fd = -1;
+	dev->unix_layer.ops = &unix_ops;
+	dev->unix_layer.dev = dev;
+	dev->top = &dev->unix_layer;
 	dev->path = strdup(path);
 	if (!dev->path) {
 		err = -ENOMEM;
@@ -148,8 +151,9 @@ int f2fs_dev_open(const char *path, const struct f2fs_dev_opts *opts,
 	dev->is_blkdev = blkdev;
 	dev->is_regular = !blkdev;
 	dev->read_only = opts->read_only;
-	dev->dry_run = opts->dry_run;
-	err = query_geometry(dev, &st);
+	err = opts->dry_run ? f2fs_dryrun_push(dev) : 0;
+	if (!err)
+		err = query_geometry(dev, &st);
 	if (err < 0)
 		goto fail;
 	err = f2fs_zone_attach(dev, opts->zone_model, !opts->no_zone_model);
@@ -165,17 +169,14 @@ fail:
 }
 
 static void free_hints(struct f2fs_dev *dev);
-static bool write_limit_reached(const struct f2fs_dev *dev);
 
 void f2fs_dev_close(struct f2fs_dev *dev)
 {
 	if (!dev)
 		return;
-	(void)f2fs_dev_finish_undo(dev);	/* the tool reports errors by calling it first */
-	if (write_limit_reached(dev))
-		f2fs_cut_apply(dev);	/* the power was cut after the last write */
-	f2fs_cut_free(dev);
-	free(dev->faults);
+	/* undo finishes its file (the tool reports errors by finishing it
+	 * first), a write cut falls after the last write */
+	f2fs_layer_close_all(dev);
 	f2fs_devset_close(dev);
 	free_hints(dev);
 	(void)f2fs_zone_model_save(dev->zoned);	/* f2fs_dev_flush reports errors */
@@ -225,11 +226,6 @@ bool f2fs_dev_is_read_only(const struct f2fs_dev *dev)
 	return dev->read_only;
 }
 
-bool f2fs_dev_is_dry_run(const struct f2fs_dev *dev)
-{
-	return dev->dry_run;
-}
-
 struct f2fs_zoned *f2fs_dev_zoned(const struct f2fs_dev *dev)
 {
 	return dev->zoned;
@@ -261,11 +257,6 @@ struct f2fs_dev *f2fs_dev_part(struct f2fs_dev *dev, unsigned int i, uint64_t *s
 const struct f2fs_dev_stats *f2fs_dev_stats(const struct f2fs_dev *dev)
 {
 	return &dev->stats;
-}
-
-void f2fs_dev_set_write_limit(struct f2fs_dev *dev, uint64_t n)
-{
-	dev->write_limit = n;
 }
 
 /* ---- ranges ----------------------------------------------------------- */
@@ -435,42 +426,7 @@ int f2fs_dev_assume_size(struct f2fs_dev *dev, uint64_t bytes)
 	return 0;
 }
 
-/* ---- write policy ----------------------------------------------------- */
-
-/* Every request that changes the device (write, discard, zero-out) passes
- * here once: refused when read-only, dropped in a dry run or past the
- * write limit, otherwise counted as performed. */
-static bool write_limit_reached(const struct f2fs_dev *dev)
-{
-	return dev->write_limit &&
-	       dev->stats.write_calls + f2fs_undo_appends(dev->undo) >= dev->write_limit;
-}
-
-static enum write_verdict admit_write(struct f2fs_dev *dev)
-{
-	if (dev->dry_run || write_limit_reached(dev)) {
-		if (!dev->dry_run)
-			f2fs_cut_apply(dev);	/* the power is off: the cache is lost */
-		dev->stats.dropped_writes++;
-		return WRITE_DROP;
-	}
-	dev->stats.write_calls++;
-	return WRITE_PERFORM;
-}
-
-/* The undo layer, before a request that will be admitted: the blocks it
- * overwrites go to the undo file, durably, first.  When the write-limit
- * hook cuts the undo file, admit_write() drops this request and the
- * rest. */
-static int save_for_undo(struct f2fs_dev *dev, uint64_t off, uint64_t len)
-{
-	int err;
-
-	if (!dev->undo || dev->dry_run || write_limit_reached(dev))
-		return 0;
-	err = f2fs_undo_save(dev->undo, dev, off, len);
-	return err < 0 ? err : 0;
-}
+/* ---- the unix layer: changes and flushes ------------------------------ */
 
 static int check_write_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t done,
 			     void *arg)
@@ -490,6 +446,98 @@ static int pwrite_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64
 	return pwrite_own(x->dev0, x->cbuf + done, (size_t)len, local);
 }
 
+/* A piece of a routed discard or zero-out: the request was admitted once
+ * by device 0, so a member does the operation itself. */
+static int range_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t done, void *arg)
+{
+	struct xfer *x = arg;
+
+	(void)done;
+	return x->range(d ? d : x->dev0, local, len);
+}
+
+/* An image file's size changes (grown over a truncated volume's missing
+ * tail, or cut back by an undo). */
+static int resize_file(struct f2fs_dev *dev, uint64_t bytes)
+{
+	if (bytes > dev->file_bytes) {
+		if (ftruncate(dev->fd, (off_t)bytes) < 0)
+			return -errno;
+		dev->file_bytes = bytes;
+		return 0;
+	}
+	if (ftruncate(dev->fd, (off_t)bytes) < 0 || fsync(dev->fd) < 0)
+		return -errno;
+	dev->file_bytes = bytes;
+	dev->size_bytes = bytes;
+	dev->own_bytes = bytes;
+	return 0;
+}
+
+/* A change every layer above let through: counted as performed, then
+ * done, cut at device boundaries on a multi-device volume. */
+static int unix_change(struct f2fs_layer *l, const struct f2fs_change *c)
+{
+	struct f2fs_dev *dev = l->dev;
+	struct xfer x = { .dev0 = dev, .cbuf = c->buf, .range = c->range };
+
+	dev->stats.write_calls++;
+	switch (c->kind) {
+	case F2FS_CHANGE_WRITE:
+		if (dev->nmembers)
+			return f2fs_devset_split(dev, c->off, c->len, -ENOSPC, pwrite_piece, &x);
+		return pwrite_own(dev, c->buf, (size_t)c->len, c->off);
+	case F2FS_CHANGE_RANGE:
+		if (dev->nmembers)
+			return f2fs_devset_split(dev, c->off, c->len, -EINVAL, range_piece, &x);
+		return c->range(dev, c->off, c->len);
+	case F2FS_CHANGE_RESIZE:
+		return resize_file(dev, c->off);
+	}
+	return -EINVAL;
+}
+
+static int unix_flush(struct f2fs_layer *l)
+{
+	struct f2fs_dev *dev = l->dev;
+	int ret, err = f2fs_devset_flush(dev);
+
+	ret = f2fs_zone_model_save(dev->zoned);
+	if (ret < 0 && !err)
+		err = ret;
+	ret = dev->is_blkdev ? fsync(dev->fd) : fdatasync(dev->fd);
+	if (ret < 0 && errno == EINVAL)
+		ret = fsync(dev->fd);	/* a file system without fdatasync */
+	return ret < 0 ? -errno : err;
+}
+
+static ssize_t unix_preadv(struct f2fs_layer *l, struct iovec *iov, int cnt, uint64_t off)
+{
+	return preadv(l->dev->fd, iov, cnt, (off_t)off);
+}
+
+static const struct f2fs_layer_ops unix_ops = {
+	.name = "unix",
+	.rank = 100,
+	.change = unix_change,
+	.flush = unix_flush,
+	.preadv = unix_preadv,
+};
+
+/* ---- changes: checked here, then down the stack ----------------------- */
+
+/* Hand a checked change to the stack: 0 when it was performed or
+ * dropped (counted by the layer that dropped it), -errno. */
+static int submit(struct f2fs_dev *dev, enum f2fs_change_kind kind, uint64_t off, uint64_t len,
+		  const void *buf, int (*range)(struct f2fs_dev *, uint64_t, uint64_t))
+{
+	const struct f2fs_change c = { .kind = kind, .off = off, .len = len, .buf = buf,
+				       .range = range };
+	int err = f2fs_layer_change(dev->top, &c);
+
+	return err == F2FS_LAYER_DROPPED ? 0 : err;
+}
+
 int f2fs_dev_pwrite(struct f2fs_dev *dev, uint64_t offset, size_t len, const void *buf)
 {
 	struct xfer x = { .dev0 = dev, .cbuf = buf };
@@ -501,24 +549,13 @@ int f2fs_dev_pwrite(struct f2fs_dev *dev, uint64_t offset, size_t len, const voi
 		return 0;
 	if (!buf)
 		return -EINVAL;
-	if (dev->nmembers) {
-		/* the whole request is checked and admitted once, then split */
+	if (dev->nmembers)	/* the whole request is checked once, then split */
 		err = f2fs_devset_split(dev, offset, len, -ENOSPC, check_write_piece, &x);
-		if (err < 0)
-			return err;
-		if (admit_write(dev) == WRITE_DROP)
-			return 0;
-		return f2fs_devset_split(dev, offset, len, -ENOSPC, pwrite_piece, &x);
-	}
-	err = check_transfer(dev, offset, len, -ENOSPC);
-	if (!err)
-		err = save_for_undo(dev, offset, len);
+	else
+		err = check_transfer(dev, offset, len, -ENOSPC);
 	if (err < 0)
 		return err;
-	if (admit_write(dev) == WRITE_DROP)
-		return 0;
-	err = f2fs_cut_note(dev, offset, len, buf);
-	return err < 0 ? err : pwrite_own(dev, buf, len, offset);
+	return submit(dev, F2FS_CHANGE_WRITE, offset, len, buf, NULL);
 }
 
 int f2fs_dev_write(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks,
@@ -543,12 +580,7 @@ int f2fs_dev_grow_file(struct f2fs_dev *dev)
 		return -EOPNOTSUPP;
 	if (dev->file_bytes >= dev->size_bytes || dev->size_bytes > (uint64_t)INT64_MAX)
 		return 0;
-	if (admit_write(dev) == WRITE_DROP)
-		return 0;
-	if (ftruncate(dev->fd, (off_t)dev->size_bytes) < 0)
-		return -errno;
-	dev->file_bytes = dev->size_bytes;
-	return 0;
+	return submit(dev, F2FS_CHANGE_RESIZE, dev->size_bytes, 0, NULL, NULL);
 }
 
 int f2fs_dev_shrink_file(struct f2fs_dev *dev, uint64_t bytes)
@@ -559,35 +591,15 @@ int f2fs_dev_shrink_file(struct f2fs_dev *dev, uint64_t bytes)
 		return -EOPNOTSUPP;
 	if (bytes >= dev->file_bytes || dev->map)
 		return -EINVAL;
-	if (admit_write(dev) == WRITE_DROP)
-		return 0;
-	if (ftruncate(dev->fd, (off_t)bytes) < 0 || fsync(dev->fd) < 0)
-		return -errno;
-	dev->file_bytes = bytes;
-	dev->size_bytes = bytes;
-	dev->own_bytes = bytes;
-	return 0;
+	return submit(dev, F2FS_CHANGE_RESIZE, bytes, 0, NULL, NULL);
 }
 
 int f2fs_dev_flush(struct f2fs_dev *dev)
 {
-	int ret, err;
-
 	dev->stats.flushes++;
-	if (dev->dry_run || dev->read_only)
+	if (dev->read_only)
 		return 0;
-	if (write_limit_reached(dev))
-		f2fs_cut_apply(dev);	/* past the cut a flush never happened */
-	else
-		f2fs_cut_forget(dev);	/* this epoch is durable */
-	err = f2fs_devset_flush(dev);
-	ret = f2fs_zone_model_save(dev->zoned);
-	if (ret < 0 && !err)
-		err = ret;
-	ret = dev->is_blkdev ? fsync(dev->fd) : fdatasync(dev->fd);
-	if (ret < 0 && errno == EINVAL)
-		ret = fsync(dev->fd);	/* a file system without fdatasync */
-	return ret < 0 ? -errno : err;
+	return f2fs_layer_flush(dev->top);
 }
 
 /* ---- readahead and batched reads -------------------------------------- */
@@ -851,23 +863,12 @@ static unsigned int size_class(uint64_t blocks)
 }
 
 /* preadv until every iovec is filled, advancing over short reads. */
-/* One read system call, or what the read-fault hook makes of it: an
- * error, or fewer bytes (0: as at the end of the device). */
+/* One read system call, through the layers that see reads (the
+ * read-fault layer may make an error or fewer bytes of it: 0 as at the
+ * end of the device). */
 static ssize_t preadv_once(struct f2fs_dev *dev, struct iovec *iov, int cnt, uint64_t off)
 {
-	uint64_t room;
-	int err = 0;
-
-	if (!dev->faults)
-		return preadv(dev->fd, iov, cnt, (off_t)off);
-	room = f2fs_fault_room(dev, off, iov->iov_len, &err);
-	if (room == 0 && err) {
-		errno = -err;
-		return -1;
-	}
-	if (room < iov->iov_len)
-		return room ? pread(dev->fd, iov->iov_base, (size_t)room, (off_t)off) : 0;
-	return preadv(dev->fd, iov, 1, (off_t)off);
+	return f2fs_layer_preadv(dev->top, iov, cnt, off);
 }
 
 static int preadv_full(struct f2fs_dev *dev, struct iovec *iov, int cnt, uint64_t off)
@@ -1099,8 +1100,8 @@ int f2fs_dev_map(struct f2fs_dev *dev)
 		(void)f2fs_dev_map(dev->members[i].dev);	/* unmapped: copies */
 	if (dev->map)
 		return 0;
-	if (dev->faults)
-		return -EOPNOTSUPP;	/* the read-fault hook sees every read */
+	if (f2fs_layer_sees_reads(dev))
+		return -EOPNOTSUPP;	/* the read-fault layer sees every read */
 	if (dev->size_bytes == 0 || dev->size_bytes > SIZE_MAX || dev->file_bytes != dev->size_bytes)
 		return -EINVAL;
 	p = mmap(NULL, (size_t)dev->size_bytes, PROT_READ, MAP_SHARED, dev->fd, 0);
@@ -1189,27 +1190,6 @@ static bool is_unsupported(int err)
 	return err == EOPNOTSUPP || err == ENOTTY || err == ENOSYS;
 }
 
-/* Common front of discard and zero-out: -errno, 0 to drop, 1 to go on. */
-static int admit_range_op(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks,
-			  uint64_t *off, uint64_t *len)
-{
-	int err;
-
-	if (dev->read_only)
-		return -EROFS;
-	err = block_range(blkaddr, nblocks, off, len);
-	if (err < 0)
-		return err;
-	if (!range_inside(dev, *off, *len) || *off > (uint64_t)INT64_MAX)
-		return -EINVAL;
-	if (*len == 0)
-		return 0;
-	err = save_for_undo(dev, *off, *len);
-	if (err < 0)
-		return err;
-	return admit_write(dev) == WRITE_PERFORM ? 1 : 0;
-}
-
 static int punch_hole(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 {
 	int mode = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE;
@@ -1242,18 +1222,8 @@ static int discard_own(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 
 static int zeroout_own(struct f2fs_dev *dev, uint64_t off, uint64_t len);
 
-/* A piece of a routed discard or zero-out: the request was admitted once
- * by device 0, so a member does the operation itself. */
-static int range_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t done, void *arg)
-{
-	struct xfer *x = arg;
-
-	(void)done;
-	return x->range(d ? d : x->dev0, local, len);
-}
-
-/* Discard or zero-out (fn on one device): checked and admitted once, then
- * done, cut at the device boundaries on a multi-device volume. */
+/* Discard or zero-out (fn on one device): checked here, then down the
+ * stack, which cuts it at the device boundaries on a multi-device volume. */
 static int range_op(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks,
 		    int (*fn)(struct f2fs_dev *, uint64_t, uint64_t))
 {
@@ -1261,26 +1231,21 @@ static int range_op(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks,
 	uint64_t off, len;
 	int err;
 
-	if (!dev->nmembers) {
-		err = admit_range_op(dev, blkaddr, nblocks, &off, &len);
-		if (err <= 0)
-			return err;
-		err = f2fs_cut_note(dev, off, len, NULL);
-		return err < 0 ? err : fn(dev, off, len);
-	}
 	if (dev->read_only)
 		return -EROFS;
 	err = block_range(blkaddr, nblocks, &off, &len);
 	if (err < 0)
 		return err;
+	if (!dev->nmembers && (!range_inside(dev, off, len) || off > (uint64_t)INT64_MAX))
+		return -EINVAL;
 	if (len == 0)
 		return 0;
-	err = f2fs_devset_split(dev, off, len, -EINVAL, check_write_piece, &x);
-	if (err < 0)
-		return err == -ENOSPC ? -EINVAL : err;
-	if (admit_write(dev) != WRITE_PERFORM)
-		return 0;
-	return f2fs_devset_split(dev, off, len, -EINVAL, range_piece, &x);
+	if (dev->nmembers) {
+		err = f2fs_devset_split(dev, off, len, -EINVAL, check_write_piece, &x);
+		if (err < 0)
+			return err == -ENOSPC ? -EINVAL : err;
+	}
+	return submit(dev, F2FS_CHANGE_RANGE, off, len, NULL, fn);
 }
 
 int f2fs_dev_range_op(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks,

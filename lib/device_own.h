@@ -1,23 +1,97 @@
 /*
- * device_own.h - private to the I/O layer's files in lib/: the single-
- * device halves of the I/O layer that devset.c calls for device 0's own
- * pieces of a multi-device request, and the splitter; and struct
- * f2fs_dev itself, which the tools see only through f2fs_dev.h's
- * accessors.
+ * device_own.h - private to the I/O layer's files in lib/: the layer
+ * stack (what a layer is and how requests go down), struct f2fs_dev
+ * itself (the tools see only f2fs_dev.h's accessors), the calls between
+ * layers, and the single-device halves of the unix layer that devset.c
+ * calls for device 0's own pieces of a multi-device request.
  */
 #ifndef F2FS_DEVICE_OWN_H
 #define F2FS_DEVICE_OWN_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
 
 #include "f2fs_dev.h"
 
 struct f2fs_ra_queue;
 struct f2fs_zoned;
-struct f2fs_undo;
-struct f2fs_lost_writes;
 struct f2fs_read_faults;
+
+/* ---- the layer stack ----------------------------------------------------
+ *
+ * A device is a stack of layers over the unix layer (lib/device.c: the
+ * file descriptor, batched reads, views, hints, routing to the members of
+ * a multi-device volume).  The public requests of f2fs_dev.h check their
+ * arguments in lib/device.c, then go down the stack: each layer sees a
+ * change (write, discard or zero-out, resize), a flush and, if it asks
+ * to, every read system call, and passes it to the layer below, or not.
+ * From the top, by rank:
+ *   dry-run     (lib/layer_dryrun.c)  drops every change and flush, counted
+ *   undo        (lib/undo.c)          saves what a change overwrites first
+ *   write-cut   (lib/devcut.c)        the write limit and lost writes (tests)
+ *   read-fault  (lib/layer_fault.c)   EIO or short reads at chosen blocks
+ *   unix        (lib/device.c)        performs
+ * f2fs_dev_open() pushes dry-run from its options; the others are pushed
+ * by the calls that start them (f2fs_dev_start_undo, f2fs_dev_set_write_limit,
+ * f2fs_dev_set_lost_writes, f2fs_dev_add_read_fault), each in its place. */
+
+enum f2fs_change_kind {
+	F2FS_CHANGE_WRITE,	/* buf, len bytes at off */
+	F2FS_CHANGE_RANGE,	/* discard or zero-out of [off, off + len) by range() */
+	F2FS_CHANGE_RESIZE,	/* an image file's size becomes off */
+};
+
+struct f2fs_change {
+	enum f2fs_change_kind kind;
+	uint64_t off, len;	/* bytes of the volume */
+	const void *buf;
+	/* RANGE: the operation on one device's piece, in that device's bytes */
+	int (*range)(struct f2fs_dev *dev, uint64_t off, uint64_t len);
+};
+
+/* What a layer's change() returns besides 0 (performed below) and -errno. */
+#define F2FS_LAYER_DROPPED	1
+
+struct f2fs_layer;
+
+struct f2fs_layer_ops {
+	const char *name;
+	unsigned int rank;	/* lower ranks sit higher in the stack */
+	bool sees_reads;	/* every read must reach it: no mapping, no cached pass */
+	bool closes_last;	/* closed after the others (f2fs_layer_close_all) */
+	/* NULL members pass the request to the layer below. */
+	int (*change)(struct f2fs_layer *l, const struct f2fs_change *c);
+	int (*flush)(struct f2fs_layer *l);
+	/* one read system call at off (-1 with errno, or the bytes read) */
+	ssize_t (*preadv)(struct f2fs_layer *l, struct iovec *iov, int cnt, uint64_t off);
+	void (*close)(struct f2fs_layer *l);	/* undoes what it holds and frees l */
+};
+
+struct f2fs_layer {
+	const struct f2fs_layer_ops *ops;
+	struct f2fs_layer *below;	/* the unix layer has none */
+	struct f2fs_dev *dev;
+};
+
+/* Put l (ops set) in its place by rank; -EBUSY when a layer of the same
+ * ops is there already. */
+int f2fs_layer_push(struct f2fs_dev *dev, struct f2fs_layer *l, const struct f2fs_layer_ops *ops);
+/* Take l out of the stack (it is not freed). */
+void f2fs_layer_remove(struct f2fs_dev *dev, struct f2fs_layer *l);
+/* The layer with these ops, or NULL. */
+struct f2fs_layer *f2fs_layer_find(const struct f2fs_dev *dev, const struct f2fs_layer_ops *ops);
+/* Hand a request to l or, when l does not take it, the first layer below
+ * that does (the unix layer takes every one). */
+int f2fs_layer_change(struct f2fs_layer *l, const struct f2fs_change *c);
+int f2fs_layer_flush(struct f2fs_layer *l);
+ssize_t f2fs_layer_preadv(struct f2fs_layer *l, struct iovec *iov, int cnt, uint64_t off);
+/* Whether a layer that must see every read is in the stack. */
+bool f2fs_layer_sees_reads(const struct f2fs_dev *dev);
+/* Close every layer above the unix layer, top first (closes_last ones
+ * after the others), each taken out of the stack before its close. */
+void f2fs_layer_close_all(struct f2fs_dev *dev);
 
 /* A further device of a multi-device volume (f2fs_dev_attach). */
 struct f2fs_dev_member {
@@ -32,11 +106,9 @@ struct f2fs_dev {
 	bool is_blkdev;
 	bool is_regular;
 	bool read_only;
-	bool dry_run;
 	uint64_t size_bytes;	/* device or file size (f2fs_dev_assume_size: more) */
 	uint64_t file_bytes;	/* what the device really holds: reads past it see zeroes */
 	unsigned int sector_size;	/* logical sector size (512 for files) */
-	uint64_t write_limit;	/* 0: unlimited; else drop writes after this many */
 	const uint8_t *map;	/* read-only mapping of the whole device, or NULL */
 	struct f2fs_ra_queue *ra;	/* deferred hints (f2fs_dev_defer_readahead) */
 	struct f2fs_zoned *zoned;	/* zone model (f2fs_zone.h), NULL: not zoned */
@@ -48,42 +120,34 @@ struct f2fs_dev {
 	unsigned int nmembers;
 	uint64_t view_lo, view_hi;	/* bytes handed out since the last release */
 	uint64_t view_blocks;
-	struct f2fs_undo *undo;	/* undo file being written (f2fs_undo.h), or NULL */
-	struct f2fs_lost_writes *lost;	/* lost-writes test hook (lib/devcut.c) */
-	struct f2fs_read_faults *faults;	/* read-fault test hook (lib/devcut.c) */
+	struct f2fs_layer *top;		/* the stack, from its top to unix */
+	struct f2fs_layer unix_layer;
+	struct f2fs_read_faults *faults;	/* the read-fault layer when pushed */
 	struct f2fs_dev_stats stats;
 };
 
 /* A one-line sysfs attribute without its newline (lib/device.c). */
 bool f2fs_read_sysfs_line(const char *path, char *buf, size_t size);
 
-/* A read of device 0's own bytes, past the undo and routing layers. */
+/* A read of device 0's own bytes below the change layers (the read-fault
+ * layer still sees it), not routed to members. */
 int f2fs_dev_pread_own(struct f2fs_dev *dev, uint64_t offset, size_t len, void *buf);
-
-/* The undo writer (lib/undo.c), called for a write the policy admitted,
- * before it is performed: saves the blocks of [off, off + len) not saved
- * yet and syncs them.  0 to go on, 1 when the write-limit hook cut the
- * undo file (the write and every later one are dropped), -errno. */
-int f2fs_undo_save(struct f2fs_undo *u, struct f2fs_dev *dev, uint64_t off, uint64_t len);
-/* Records appended so far (they count with the device's writes against
- * the write limit). */
-uint64_t f2fs_undo_appends(const struct f2fs_undo *u);
-
-/* A write on device 0 that no layer sees (lib/devcut.c's roll-back). */
+/* A write on device 0 that no layer sees (the write-cut layer's roll-back). */
 int f2fs_dev_pwrite_raw(struct f2fs_dev *dev, const void *buf, size_t len, uint64_t off);
 
-/* The lost-writes hook (lib/devcut.c): journal a write about to be
- * performed (after NULL: zeroes), forget the epoch at a flush, apply the
- * loss at the cut (once), free. */
-int f2fs_cut_note(struct f2fs_dev *dev, uint64_t off, uint64_t len, const void *after);
-void f2fs_cut_forget(struct f2fs_dev *dev);
-void f2fs_cut_apply(struct f2fs_dev *dev);
-void f2fs_cut_free(struct f2fs_dev *dev);
+/* Push the dry-run layer (lib/layer_dryrun.c). */
+int f2fs_dryrun_push(struct f2fs_dev *dev);
 
-/* The read-fault hook (lib/devcut.c): how many of the len bytes at off
- * can be read before a faulty block; *err is -EIO when that block fails
- * with an error, 0 when it reads short.  len when no fault is in the way. */
-uint64_t f2fs_fault_room(const struct f2fs_dev *dev, uint64_t off, uint64_t len, int *err);
+/* The write-cut layer (lib/devcut.c): whether the write limit is reached
+ * (the power is off); false without the layer.  The undo layer's records
+ * count with the device's writes. */
+bool f2fs_cut_reached(const struct f2fs_dev *dev);
+/* The write limit set, 0 when none (tests). */
+uint64_t f2fs_cut_limit(const struct f2fs_dev *dev);
+/* The undo layer (lib/undo.c): whether it is in the stack, and the
+ * records it appended so far (0 without it). */
+bool f2fs_undo_active(const struct f2fs_dev *dev);
+uint64_t f2fs_undo_appends(const struct f2fs_dev *dev);
 
 int f2fs_dev_read_batch_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n);
 int f2fs_dev_read_batch_view_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n);

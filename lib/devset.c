@@ -31,7 +31,7 @@ int f2fs_dev_attach(struct f2fs_dev *dev, struct f2fs_dev *member, uint64_t star
 	    start_blk > (UINT64_MAX >> F2FS_BLKSIZE_BITS) || nblocks > (UINT64_MAX >> F2FS_BLKSIZE_BITS) ||
 	    len > member->size_bytes || len == 0)
 		return -EINVAL;
-	if (dev->undo)
+	if (f2fs_undo_active(dev))
 		return -EOPNOTSUPP;	/* an undo file holds one device's blocks */
 	prev_end = dev->nmembers ? dev->members[dev->nmembers - 1].start +
 				   dev->members[dev->nmembers - 1].len : dev->own_bytes;

@@ -1,7 +1,8 @@
 /*
- * undo.c - undo files (format in f2fs_undo.h): the writer the device
- * layer calls before each write it performs, and the reader and
- * restorer behind undo.f2fs.  Nothing here prints.
+ * undo.c - undo files (format in f2fs_undo.h): the undo layer of the
+ * device stack (device_own.h), which writes the file before each change
+ * the layers below perform, and the reader and restorer behind
+ * undo.f2fs.  Nothing here prints.
  *
  * The writer keeps the blocks saved so far as a sorted list of disjoint
  * ranges, so each block is saved once, with its content from before the
@@ -43,6 +44,7 @@ struct undo_saved {
 };
 
 struct f2fs_undo {
+	struct f2fs_layer layer;	/* first: the layer is the state */
 	int fd;
 	uint32_t seed;		/* the header's checksum: seeds every record's */
 	uint32_t seq;
@@ -296,9 +298,12 @@ static bool next_unsaved(const struct f2fs_undo *u, uint64_t *lo, uint64_t hi, u
 
 /* ---- appending records ---------------------------------------------------- */
 
+/* The write-cut layer's limit, with this file's records counted. */
 static bool limit_reached(const struct f2fs_undo *u, const struct f2fs_dev *dev)
 {
-	return dev->write_limit && dev->stats.write_calls + u->appends >= dev->write_limit;
+	uint64_t limit = f2fs_cut_limit(dev);
+
+	return limit && dev->stats.write_calls + u->appends >= limit;
 }
 
 /* Test hook: the write limit falls on this record: leave half of it, as
@@ -377,7 +382,10 @@ static int save_chunk(struct f2fs_undo *u, struct f2fs_dev *dev, uint64_t blkadd
 	return err;
 }
 
-int f2fs_undo_save(struct f2fs_undo *u, struct f2fs_dev *dev, uint64_t off, uint64_t len)
+/* Save the blocks of [off, off + len) not saved yet and sync them: 0 to
+ * go on, 1 when the write-limit hook cut the undo file (the change and
+ * every later one are dropped below), -errno. */
+static int undo_save(struct f2fs_undo *u, struct f2fs_dev *dev, uint64_t off, uint64_t len)
 {
 	uint64_t lo = off >> F2FS_BLKSIZE_BITS;
 	uint64_t hi = (off + len + F2FS_BLKSIZE - 1) >> F2FS_BLKSIZE_BITS;
@@ -403,10 +411,56 @@ int f2fs_undo_save(struct f2fs_undo *u, struct f2fs_dev *dev, uint64_t off, uint
 	return err;
 }
 
-uint64_t f2fs_undo_appends(const struct f2fs_undo *u)
+static const struct f2fs_layer_ops undo_ops;
+
+static struct f2fs_undo *undo_of(const struct f2fs_dev *dev)
 {
+	return (struct f2fs_undo *)f2fs_layer_find(dev, &undo_ops);
+}
+
+bool f2fs_undo_active(const struct f2fs_dev *dev)
+{
+	return undo_of(dev) != NULL;
+}
+
+uint64_t f2fs_undo_appends(const struct f2fs_dev *dev)
+{
+	const struct f2fs_undo *u = undo_of(dev);
+
 	return u ? u->appends : 0;
 }
+
+/* A write, discard or zero-out the layers below will perform unless the
+ * power is cut: the blocks it overwrites go to the undo file, durably,
+ * first.  When the write-limit hook cuts the undo file, the write-cut
+ * layer drops this change and the rest. */
+static int undo_change(struct f2fs_layer *l, const struct f2fs_change *c)
+{
+	int err;
+
+	if (c->kind != F2FS_CHANGE_RESIZE && !f2fs_cut_reached(l->dev)) {
+		err = undo_save((struct f2fs_undo *)l, l->dev, c->off, c->len);
+		if (err < 0)
+			return err;
+	}
+	return f2fs_layer_change(l->below, c);
+}
+
+static int finish(struct f2fs_undo *u);
+
+/* Closed with the device when the tool did not finish the file (errors
+ * are the tool's to see, by calling f2fs_dev_finish_undo first). */
+static void undo_close(struct f2fs_layer *l)
+{
+	(void)finish((struct f2fs_undo *)l);
+}
+
+static const struct f2fs_layer_ops undo_ops = {
+	.name = "undo",
+	.rank = 20,
+	.change = undo_change,
+	.close = undo_close,
+};
 
 /* ---- starting and finishing ----------------------------------------------- */
 
@@ -480,7 +534,7 @@ int f2fs_dev_start_undo(struct f2fs_dev *dev, const char *path)
 
 	if (!dev || !path || !*path)
 		return -EINVAL;
-	if (dev->undo)
+	if (undo_of(dev))
 		return -EBUSY;
 	if (dev->read_only)
 		return -EROFS;
@@ -504,7 +558,7 @@ int f2fs_dev_start_undo(struct f2fs_dev *dev, const char *path)
 		(void)unlink(path);
 		return err;
 	}
-	dev->undo = u;
+	(void)f2fs_layer_push(dev, &u->layer, &undo_ops);
 	return 0;
 }
 
@@ -528,15 +582,13 @@ static int append_final(struct f2fs_undo *u, struct f2fs_dev *dev)
 	return err < 0 ? err : 0;
 }
 
-int f2fs_dev_finish_undo(struct f2fs_dev *dev)
+/* The undo layer is out of the stack (the flush below must not save
+ * anything): flush the device, append the final record, close. */
+static int finish(struct f2fs_undo *u)
 {
-	struct f2fs_undo *u = dev ? dev->undo : NULL;
-	int err;
+	struct f2fs_dev *dev = u->layer.dev;
+	int err = u->err;
 
-	if (!u)
-		return 0;
-	dev->undo = NULL;	/* the flush below must not save anything */
-	err = u->err;
 	if (!err && !u->cut) {
 		err = f2fs_dev_flush(dev);
 		if (!err)
@@ -547,6 +599,16 @@ int f2fs_dev_finish_undo(struct f2fs_dev *dev)
 	u->fd = -1;
 	free_writer(u);
 	return err;
+}
+
+int f2fs_dev_finish_undo(struct f2fs_dev *dev)
+{
+	struct f2fs_undo *u = dev ? undo_of(dev) : NULL;
+
+	if (!u)
+		return 0;
+	f2fs_layer_remove(dev, &u->layer);
+	return finish(u);
 }
 
 /* ---- reading ---------------------------------------------------------------- */

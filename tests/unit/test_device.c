@@ -233,31 +233,30 @@ static void test_batch(void)
 	 * gaps of up to 4 blocks are read along, the duplicate block 3 starts
 	 * a new read, the 7-block gap before 20 too.  read_blocks counts the
 	 * blocks asked for. */
-	CHECK_EQ_U64(dev->stats.read_blocks, 9);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_blocks, 9);
 	/* The file was just written: where the file system takes RWF_NOWAIT
 	 * the page cache serves every read at once and nothing is announced;
 	 * elsewhere the first read says so (a miss) and the runs are
 	 * announced and read as before. */
-	CHECK_EQ_U64(dev->stats.read_calls, 3 + dev->stats.read_misses);
-	CHECK_EQ_U64(dev->stats.readahead_calls, dev->stats.read_misses ? 1 : 0);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_calls, 3 + f2fs_dev_stats(dev)->read_misses);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->readahead_calls, f2fs_dev_stats(dev)->read_misses ? 1 : 0);
 	if (nowait_reads(path))
-		CHECK_EQ_U64(dev->stats.read_misses, 0);
+		CHECK_EQ_U64(f2fs_dev_stats(dev)->read_misses, 0);
 	/* Cold, the reads the page cache misses are announced, runs less
 	 * than 64 blocks apart as one hint, and read again. */
 	if (evict_file(path)) {
-		uint64_t calls = dev->stats.read_calls;
-		uint64_t misses = dev->stats.read_misses;
-		uint64_t hints = dev->stats.readahead_calls;
+		uint64_t calls = f2fs_dev_stats(dev)->read_calls;
+		uint64_t misses = f2fs_dev_stats(dev)->read_misses;
+		uint64_t hints = f2fs_dev_stats(dev)->readahead_calls;
 
 		memset(bufs, 0, sizeof(bufs));
 		CHECK_EQ_U64(f2fs_dev_read_batch(dev, vec, n), 0);
 		check_batch_buffers(vec, n);
-		CHECK_EQ_U64(dev->stats.read_blocks, 18);
-		misses = dev->stats.read_misses - misses;
-		CHECK_EQ_U64(dev->stats.read_calls - calls, 3 + misses);
-		CHECK_EQ_U64(dev->stats.readahead_calls - hints, misses ? 1 : 0);
+		CHECK_EQ_U64(f2fs_dev_stats(dev)->read_blocks, 18);
+		misses = f2fs_dev_stats(dev)->read_misses - misses;
+		CHECK_EQ_U64(f2fs_dev_stats(dev)->read_calls - calls, 3 + misses);
+		CHECK_EQ_U64(f2fs_dev_stats(dev)->readahead_calls - hints, misses ? 1 : 0);
 	}
-
 
 	/* A run past the end fails the whole batch before any read. */
 	struct f2fs_io_vec bad[] = { { 1, 1, bufs[0], NULL }, { NBLOCKS - 1, 2, bufs[7], NULL } };
@@ -300,7 +299,7 @@ static void test_view(void)
 	CHECK_EQ_U64(f2fs_dev_read_batch_view(dev, vec, 2), 0);
 	CHECK(vec[0].data == bufs[0]);			/* 1 block: copied */
 	CHECK(vec[1].data == dev->map + 20 * F2FS_BLKSIZE);	/* 80: mapped */
-	CHECK_EQ_U64(dev->stats.read_calls,
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_calls,
 		     calls + 1 + (nowait_reads(path) ? 0 : 1));
 	f2fs_dev_view_blocks(vec, 2, blk);
 	for (uint32_t i = 0; i < 81; i++)
@@ -464,15 +463,15 @@ static void test_batch_iov_max(void)
 	}
 	CHECK(evict_file(path));
 	CHECK_EQ_U64(f2fs_dev_read_batch(dev, vec, RUNS), 0);
-	CHECK_EQ_U64(dev->stats.read_calls,
-		     (RUNS + 1023) / 1024 + dev->stats.read_misses);
-	CHECK_EQ_U64(dev->stats.read_blocks, RUNS);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_calls,
+		     (RUNS + 1023) / 1024 + f2fs_dev_stats(dev)->read_misses);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_blocks, RUNS);
 	/* Evicted, both reads miss without waiting, then the runs are
 	 * announced as one hint and read again (where the file system does
 	 * not take RWF_NOWAIT, the first read says so: one miss). */
-	CHECK_EQ_U64(dev->stats.readahead_calls, dev->stats.read_misses ? 1 : 0);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->readahead_calls, f2fs_dev_stats(dev)->read_misses ? 1 : 0);
 	if (nowait_reads(path))
-		CHECK_EQ_U64(dev->stats.read_misses, 2);
+		CHECK_EQ_U64(f2fs_dev_stats(dev)->read_misses, 2);
 	check_batch_buffers(vec, RUNS);
 	free(buf);
 	free(vec);
@@ -567,7 +566,7 @@ static void test_write_limit(void)
 	static uint8_t buf[F2FS_BLKSIZE], raw[F2FS_BLKSIZE];
 
 	f2fs_dev_set_write_limit(dev, 3);
-	CHECK_EQ_U64(dev->write_limit, 3);
+	CHECK_EQ_U64(f2fs_cut_limit(dev), 3);
 	for (uint64_t b = 0; b < 6; b++) {
 		memset(buf, (int)(0xC0 + b), sizeof(buf));
 		CHECK_EQ_U64(f2fs_dev_write(dev, b, 1, buf), 0);
