@@ -6,7 +6,9 @@
 # nothing (image checksum unchanged, exit 0), and f2fs-tools'
 # `fsck.f2fs --dry-run` finds the repaired image clean.  The cases whose
 # problems have no fix (UNFIXABLE below, each with the reason in the
-# problem table) must be refused: exit 4 or 8 and the image unchanged.
+# problem table) must exit 4 or 8 (a -y may still fix the rest: what
+# remains is in expect/ID.2, and coverage.sh fails when a fixable
+# problem is left).
 # `--dry-run` must compute the repair without writing (exit 4).
 # A case whose expected field has same=PATH[,PATH...] keeps those files
 # or directories (same=/ : the whole tree): what our dump.f2fs extracts
