@@ -405,10 +405,11 @@ static bool claim_data_block(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_
 	return false;
 }
 
-/* A directory slot whose block was refused (another file's node or data
- * block): the slot points back at its own dentry block when the summaries
- * still name it there (fsck_shared_dir_home()), so the directory keeps its
- * entries instead of their inodes going to lost+found.  The block, or 0. */
+/* A directory slot whose block was refused (an address outside the main
+ * area, another file's node or data block): the slot points back at its
+ * own dentry block when the summaries still name it there
+ * (fsck_shared_dir_home()), so the directory keeps its entries instead of
+ * their inodes going to lost+found.  The block, or 0. */
 static uint32_t dir_slot_home(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 			      uint64_t fofs, uint32_t bad)
 {
@@ -467,13 +468,17 @@ static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 	if (!fsck_addr_in_main(ctx, addr)) {
 		fsck_report(ctx, PR_DATA_ADDR_RANGE, FSCK_OBJ(.ino = f->ino, .blkaddr = addr, .idx = fofs));
 		drop_data_slot(w, ofs_in_node, fofs);
-		return;
+		if (!f->is_dir || !(addr = dir_slot_home(w, nid, ofs_in_node, fofs, addr)))
+			return;
+		if (!ctx->rep)
+			f->counted++;	/* a repair's dir_slot_home() counted it */
+	} else {
+		f->counted++;
+		note_extent(f, fofs, addr);
+		if (!claim_data_block(w, nid, ofs_in_node, fofs, addr) &&
+		    (!f->is_dir || !(addr = dir_slot_home(w, nid, ofs_in_node, fofs, addr))))
+			return;
 	}
-	f->counted++;
-	note_extent(f, fofs, addr);
-	if (!claim_data_block(w, nid, ofs_in_node, fofs, addr) &&
-	    (!f->is_dir || !(addr = dir_slot_home(w, nid, ofs_in_node, fofs, addr))))
-		return;
 	if (w->qtype)
 		fsck_quota_note_block(ctx, w->qtype - 1, fofs, addr, nid, ofs_in_node);
 	if (fofs + 1 > f->last_data)
