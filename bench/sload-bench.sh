@@ -47,9 +47,9 @@ make_src() {
 # measure CMD... -> "seconds cpu_seconds maxrss_kib exit" (CPU and RSS
 # of the command and everything it waited for)
 measure() {
-	/usr/bin/time -f '%e %U %S %M' -o "$CACHE/sload-time.out" "$@" >/dev/null 2>"$CACHE/sload-err.out" </dev/null
+	/usr/bin/time -f '%e %U %S %M' -o "$CACHE/sload-time.$$.out" "$@" >/dev/null 2>"$CACHE/sload-err.$$.out" </dev/null
 	local rc=$?
-	awk -v rc=$rc 'END { printf "%.2f %.2f %d %d\n", $1, $2 + $3, $4, rc }' "$CACHE/sload-time.out"
+	awk -v rc=$rc 'END { printf "%.2f %.2f %d %d\n", $1, $2 + $3, $4, rc }' "$CACHE/sload-time.$$.out"
 }
 
 fresh_image() {
@@ -67,7 +67,7 @@ one() {
 	theirs) r=$(measure "$THEIRS" -f "$CACHE/src-$NFILES" "$IMG") ;;
 	esac
 	set -- $r
-	[ "$4" = 0 ] || { echo "$1 exit $4: $(tail -n 2 "$CACHE/sload-err.out")" >&2; return 1; }
+	[ "$4" = 0 ] || { echo "$1 exit $4: $(tail -n 2 "$CACHE/sload-err.$$.out")" >&2; return 1; }
 	echo "$1 $2 $3"
 }
 
@@ -105,7 +105,7 @@ for kind in $KINDS; do
 	eval "med_$kind=$(median 1 < "$CACHE/sload-bench.k.$$")"
 	eval "cpu_$kind=$(median 2 < "$CACHE/sload-bench.k.$$")"
 done
-rm -f "$CACHE/sload-bench.runs.$$" "$CACHE/sload-bench.k.$$"
+rm -f "$CACHE/sload-bench.runs.$$" "$CACHE/sload-bench.k.$$" "$CACHE/sload-time.$$.out" "$CACHE/sload-err.$$.out"
 if [ "${BENCH_SKIP_ORACLE:-0}" != 1 ]; then
 	awk -v a="$med_ours" -v b="$med_theirs" -v ca="$cpu_ours" -v cb="$cpu_theirs" \
 		'BEGIN { printf "speed-up (medians): %.1fx wall, %.1fx CPU\n", (a > 0 ? b / a : 0), (ca > 0 ? cb / ca : 0) }'

@@ -1111,7 +1111,8 @@ static int finish_links(struct tar_load *l)
 	struct sload_ctx *c = l->c;
 	int err = l->nlinks ? f2fs_logs_flush(&c->logs) : 0;
 
-	qsort(l->links, l->nlinks, sizeof(*l->links), cmp_u32);
+	if (l->nlinks)
+		qsort(l->links, l->nlinks, sizeof(*l->links), cmp_u32);
 	for (size_t k = 0; k < l->nlinks && !err;) {
 		size_t j = k;
 
