@@ -588,6 +588,11 @@ int fsck_shared_settle(struct fsck_walk *w)
 
 /* ---- a directory slot's own dentry block ---- */
 
+/* Each search reads every data summary: a volume whose directories lost
+ * many slots at once keeps the check's time bounded by searching for the
+ * first few only (the others are dropped as before). */
+#define DIR_HOME_SCANS	8
+
 struct dir_home {
 	struct fsck_ctx *ctx;
 	uint32_t nid, ofs, bad;
@@ -641,6 +646,9 @@ uint32_t fsck_shared_dir_home(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in
 	struct f2fs_dentry_block *d;
 	bool shaped;
 
+	if (w->dir_home_scans >= DIR_HOME_SCANS)
+		return 0;
+	w->dir_home_scans++;
 	if (fsck_ssa_for_each_data(w->ctx, note_dir_home, &h) || h.n != 1)
 		return 0;
 	d = malloc(sizeof(*d));

@@ -146,6 +146,7 @@ struct fsck_walk {
 	bool root_refused;		/* F2FS-4033 reported: the repair makes a new root */
 	struct f2fs_node *footer_buf;	/* an inode block with its footer restored (-n) */
 	int qtype;			/* quota type + 1 of the inode walked, 0 if none */
+	uint32_t dir_home_scans;	/* summary scans for directory slots (fsck_shared.c) */
 };
 
 /* fsck_pname.c: names of queued inodes; full paths only on demand. */
