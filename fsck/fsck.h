@@ -8,8 +8,9 @@
  * forward chain -> pass 6 SSA -> pass 7 derived state (SIT bitmaps, section
  * counts, free sections, cursegs, counters, nat_bits, leaks) -> summary.
  * Every pass reads and writes only this context; detection code reports
- * only through fsck_report() (fsck_report.c), with the problem codes of the
- * table in fsck_problem.c.
+ * only through fsck_problem() (fsck_report.c), with the problem codes of
+ * the table in fsck_problem.c, and records a fix only when that call
+ * plans it.
  */
 #ifndef FSCK_H
 #define FSCK_H
@@ -179,10 +180,15 @@ struct fsck_ctx {
 	FILE *out;
 	int exit_override;		/* operational error seen: exit 8 */
 	bool muted;			/* re-checking a fixed copy: report nothing */
+	bool preen_refused;		/* preen met a problem it may not fix:
+					 * nothing is written (fsck_problem()) */
 
-	/* repair: fixes recorded by the passes (fsck_fix.c), applied after
-	 * the check in one checkpoint (fsck_repair.c); NULL if not recording */
-	struct fsck_repair *rep;
+	/* the plan of the run: the fixes the passes record under
+	 * fsck_problem()'s answer (fsck_fix.c), in every mode: -n lists the
+	 * problems, --dry-run applies the plan to a device that drops its
+	 * writes, -y and preen apply it in one checkpoint (fsck_repair.c).
+	 * Allocated with the maps after pass 1 (NULL before). */
+	struct fsck_plan *plan;
 	/* quota usage and files (fsck_quota.c); NULL without quota_ino */
 	struct fsck_quota *quota;
 	/* zoned volumes: the zone of each section (fsck_pass_zone.c); NULL
@@ -205,8 +211,12 @@ struct fsck_dent_loc {
 
 /* ---- fsck_report.c ---- */
 void fsck_report_init(struct fsck_ctx *ctx);
-/* The only way detection code reports a problem. */
-void fsck_report(struct fsck_ctx *ctx, enum fsck_problem code, const struct fsck_obj *obj);
+/* The one call of a detection site: report the problem with its objects
+ * (counted, and printed as text or JSON) and return whether its fix is
+ * planned in this run, decided from its table entry (its fix kind, its
+ * preen safety) and the run's mode.  A site records its fix only when the
+ * answer is true: `if (fsck_problem(ctx, PR_X, FSCK_OBJ(...))) fix...`. */
+bool fsck_problem(struct fsck_ctx *ctx, enum fsck_problem code, const struct fsck_obj *obj);
 /* Diagnostics (stderr), for operational errors and -d output. */
 void fsck_diag(const struct fsck_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -254,7 +264,7 @@ bool fsck_nat_restore(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t
  * it to ino in the model (true). */
 bool fsck_nat_fix_inode_owner(struct fsck_ctx *ctx, uint32_t ino);
 /* After the walk: quota files against the usage the walk charged
- * (fsck_quota.c); when repairing, records the rebuild of wrong files. */
+ * (fsck_quota.c); plans the rebuild of the files found wrong. */
 int fsck_pass_quota(struct fsck_ctx *ctx);
 /* When repairing (after the other fixes are recorded): rebuild the quota
  * files found wrong, or made wrong by a fix that changed an inode. */

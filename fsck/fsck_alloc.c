@@ -23,7 +23,7 @@ int fsck_alloc_init(struct fsck_alloc *a, struct fsck_ctx *ctx)
 	memcpy(a->fin, ctx->reach, map);
 	for (size_t i = 0; i < map; i++)
 		a->busy[i] = ctx->reach[i] | ctx->nat_addr[i] | ctx->chain[i] |
-			     (ctx->rep ? ctx->rep->chain_data[i] : 0);
+			     (ctx->plan ? ctx->plan->chain_data[i] : 0);
 	for (uint32_t s = 0; s < fs->main_segs; s++) {
 		const struct f2fs_seg_entry *se = &ctx->sit.segs[s];
 

@@ -1,13 +1,18 @@
 /*
- * fsck_fix.c - recording repairs while the passes check.
+ * fsck_fix.c - recording the plan of the run while the passes check.
  *
- * Owns ctx->rep: writable copies of the node blocks and dentry blocks a
+ * A detection site calls a fsck_fix_*() routine only when its
+ * fsck_problem() call answered that the fix is planned (fsck_report.c);
+ * the plan is made in every mode, and -n, --dry-run and -y differ only in
+ * what is done with it after the check (fsck_repair.c applies it).
+ *
+ * Owns ctx->plan: writable copies of the node blocks and dentry blocks a
  * fix changes (the disk is never touched here), the summary entries to
  * correct, the owner of every node the walk accepted, the roll-forward
  * chain in order and the blocks its dnodes name, the inodes to reconnect.
  * Nothing here decides what is derived from reachability: that is
  * fsck_repair.c's.  Recording never fails loudly: an allocation or read
- * error is kept in rep->err and makes the repair refuse to run.
+ * error is kept in plan->err and makes the repair refuse to run.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -17,9 +22,9 @@
 #include "f2fs_err.h"
 #include "fsck.h"
 
-int fsck_repair_init(struct fsck_ctx *ctx)
+int fsck_plan_init(struct fsck_ctx *ctx)
 {
-	struct fsck_repair *r = calloc(1, sizeof(*r));
+	struct fsck_plan *r = calloc(1, sizeof(*r));
 	uint32_t max_nid = ctx->fs->max_nid ? ctx->fs->max_nid : 1;
 	size_t map = (size_t)((ctx->main_blocks + 7) / 8);
 
@@ -28,15 +33,15 @@ int fsck_repair_init(struct fsck_ctx *ctx)
 	r->node_slot = calloc(max_nid, sizeof(uint32_t));
 	r->owner = calloc(max_nid, sizeof(uint32_t));
 	r->chain_data = calloc(map ? map : 1, 1);
-	ctx->rep = r;
+	ctx->plan = r;
 	if (!r->node_slot || !r->owner || !r->chain_data)
 		return -ENOMEM;
 	return 0;
 }
 
-void fsck_repair_free(struct fsck_ctx *ctx)
+void fsck_plan_free(struct fsck_ctx *ctx)
 {
-	struct fsck_repair *r = ctx->rep;
+	struct fsck_plan *r = ctx->plan;
 
 	if (!r)
 		return;
@@ -61,7 +66,7 @@ void fsck_repair_free(struct fsck_ctx *ctx)
 	free(r->short_inos);
 	free(r->unreach);
 	free(r);
-	ctx->rep = NULL;
+	ctx->plan = NULL;
 }
 
 /* Room in an array of elements of size sz (lib/array.c) for one more
@@ -77,7 +82,7 @@ static uint8_t *block_copy(struct fsck_ctx *ctx, uint32_t addr, const void *cur)
 	int err;
 
 	if (!b) {
-		ctx->rep->err = -ENOMEM;
+		ctx->plan->err = -ENOMEM;
 		return NULL;
 	}
 	if (cur) {
@@ -86,7 +91,7 @@ static uint8_t *block_copy(struct fsck_ctx *ctx, uint32_t addr, const void *cur)
 	}
 	err = f2fs_dev_read(ctx->fs->dev, addr, 1, b);
 	if (err) {
-		ctx->rep->err = err;
+		ctx->plan->err = err;
 		free(b);
 		return NULL;
 	}
@@ -95,9 +100,9 @@ static uint8_t *block_copy(struct fsck_ctx *ctx, uint32_t addr, const void *cur)
 
 struct f2fs_node *fsck_fix_node_peek(const struct fsck_ctx *ctx, uint32_t nid)
 {
-	const struct fsck_repair *r = ctx->rep;
+	const struct fsck_plan *r = ctx->plan;
 
-	if (!r || nid >= ctx->fs->max_nid || !r->node_slot[nid])
+	if (nid >= ctx->fs->max_nid || !r->node_slot[nid])
 		return NULL;
 	return r->nodes[r->node_slot[nid] - 1].blk;
 }
@@ -105,12 +110,12 @@ struct f2fs_node *fsck_fix_node_peek(const struct fsck_ctx *ctx, uint32_t nid)
 struct f2fs_node *fsck_fix_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t addr,
 				const void *cur)
 {
-	struct fsck_repair *r = ctx->rep;
+	struct fsck_plan *r = ctx->plan;
 	struct fsck_fixnode *fn;
 	struct f2fs_node *have = fsck_fix_node_peek(ctx, nid);
 	uint8_t *b;
 
-	if (have || !r || nid < F2FS_RESERVED_NODE_NUM || nid >= ctx->fs->max_nid)
+	if (have || nid < F2FS_RESERVED_NODE_NUM || nid >= ctx->fs->max_nid)
 		return have;
 	if (!fsck_addr_in_main(ctx, addr))
 		return NULL;
@@ -132,11 +137,11 @@ struct f2fs_node *fsck_fix_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t add
 
 struct f2fs_node *fsck_fix_node_new(struct fsck_ctx *ctx, uint32_t nid)
 {
-	struct fsck_repair *r = ctx->rep;
+	struct fsck_plan *r = ctx->plan;
 	struct fsck_fixnode *fn;
 	uint8_t *b;
 
-	if (!r || nid < F2FS_RESERVED_NODE_NUM || nid >= ctx->fs->max_nid || r->node_slot[nid])
+	if (nid < F2FS_RESERVED_NODE_NUM || nid >= ctx->fs->max_nid || r->node_slot[nid])
 		return NULL;
 	if (!grow((void **)&r->nodes, r->n_nodes, &r->cap_nodes, sizeof(*r->nodes)) ||
 	    !(b = calloc(1, F2FS_BLKSIZE))) {
@@ -153,16 +158,16 @@ struct f2fs_node *fsck_fix_node_new(struct fsck_ctx *ctx, uint32_t nid)
 }
 
 /* Where the search for a data copy of addr starts in r->data_slot. */
-static uint32_t data_slot_start(const struct fsck_repair *r, uint32_t addr)
+static uint32_t data_slot_start(const struct fsck_plan *r, uint32_t addr)
 {
 	return f2fs_hash_slot(addr, r->data_slots);
 }
 
 uint8_t *fsck_fix_data_peek(const struct fsck_ctx *ctx, uint32_t addr)
 {
-	const struct fsck_repair *r = ctx->rep;
+	const struct fsck_plan *r = ctx->plan;
 
-	if (!r || !addr || !r->data_slots)
+	if (!addr || !r->data_slots)
 		return NULL;
 	for (uint32_t h = data_slot_start(r, addr);; h = f2fs_hash_next(h, r->data_slots)) {
 		uint32_t slot = r->data_slot[h];
@@ -174,7 +179,7 @@ uint8_t *fsck_fix_data_peek(const struct fsck_ctx *ctx, uint32_t addr)
 	}
 }
 
-static void data_slot_put(struct fsck_repair *r, uint32_t idx)
+static void data_slot_put(struct fsck_plan *r, uint32_t idx)
 {
 	uint32_t h = data_slot_start(r, r->data[idx].old_addr);
 
@@ -185,7 +190,7 @@ static void data_slot_put(struct fsck_repair *r, uint32_t idx)
 
 /* Index data[idx] (a copy of a block at an address) by its address; the
  * table stays at most half full. */
-static int data_slot_add(struct fsck_repair *r, uint32_t idx)
+static int data_slot_add(struct fsck_plan *r, uint32_t idx)
 {
 	uint32_t n = f2fs_hash_capacity(idx, r->data_slots, 64);
 
@@ -207,11 +212,11 @@ static int data_slot_add(struct fsck_repair *r, uint32_t idx)
 
 uint8_t *fsck_fix_data_new(struct fsck_ctx *ctx, uint32_t owner, uint16_t ofs)
 {
-	struct fsck_repair *r = ctx->rep;
+	struct fsck_plan *r = ctx->plan;
 	struct fsck_fixdata *fd;
 	uint8_t *b;
 
-	if (!r || owner < F2FS_RESERVED_NODE_NUM || owner >= ctx->fs->max_nid)
+	if (owner < F2FS_RESERVED_NODE_NUM || owner >= ctx->fs->max_nid)
 		return NULL;
 	if (!grow((void **)&r->data, r->n_data, &r->cap_data, sizeof(*r->data)) ||
 	    !(b = calloc(1, F2FS_BLKSIZE))) {
@@ -230,11 +235,11 @@ uint8_t *fsck_fix_data_new(struct fsck_ctx *ctx, uint32_t owner, uint16_t ofs)
 uint8_t *fsck_fix_data(struct fsck_ctx *ctx, uint32_t addr, uint32_t owner, uint16_t ofs,
 		       const void *cur)
 {
-	struct fsck_repair *r = ctx->rep;
+	struct fsck_plan *r = ctx->plan;
 	struct fsck_fixdata *fd;
 	uint8_t *b = fsck_fix_data_peek(ctx, addr);
 
-	if (b || !r)
+	if (b)
 		return b;
 	if (!fsck_addr_in_main(ctx, addr) || owner < F2FS_RESERVED_NODE_NUM ||
 	    owner >= ctx->fs->max_nid)
@@ -259,10 +264,8 @@ uint8_t *fsck_fix_data(struct fsck_ctx *ctx, uint32_t addr, uint32_t owner, uint
 
 static void add_ssa(struct fsck_ctx *ctx, const struct fsck_fixssa *e)
 {
-	struct fsck_repair *r = ctx->rep;
+	struct fsck_plan *r = ctx->plan;
 
-	if (!r)
-		return;
 	if (!grow((void **)&r->ssa, r->n_ssa, &r->cap_ssa, sizeof(*r->ssa))) {
 		r->err = -ENOMEM;
 		return;
@@ -374,12 +377,12 @@ void fsck_fix_dots(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, const 
 
 void fsck_fix_owner(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino)
 {
-	if (ctx->rep && nid < ctx->fs->max_nid)
-		ctx->rep->owner[nid] = ino;
+	if (ctx->plan && nid < ctx->fs->max_nid)
+		ctx->plan->owner[nid] = ino;
 }
 
 /* Append v to one of the repair's lists; false (r->err set) without memory. */
-static bool push_u32(struct fsck_repair *r, uint32_t **arr, uint32_t *n, uint32_t *cap,
+static bool push_u32(struct fsck_plan *r, uint32_t **arr, uint32_t *n, uint32_t *cap,
 		     uint32_t v)
 {
 	if (!grow((void **)arr, *n, cap, sizeof(**arr))) {
@@ -392,53 +395,48 @@ static bool push_u32(struct fsck_repair *r, uint32_t **arr, uint32_t *n, uint32_
 
 void fsck_fix_unreach(struct fsck_ctx *ctx, uint32_t addr)
 {
-	struct fsck_repair *r = ctx->rep;
+	struct fsck_plan *r = ctx->plan;
 
-	if (r)
-		push_u32(r, &r->unreach, &r->n_unreach, &r->cap_unreach, addr);
+	push_u32(r, &r->unreach, &r->n_unreach, &r->cap_unreach, addr);
 }
 
 void fsck_fix_lost(struct fsck_ctx *ctx, uint32_t ino)
 {
-	struct fsck_repair *r = ctx->rep;
+	struct fsck_plan *r = ctx->plan;
 
-	if (r)
-		push_u32(r, &r->lost, &r->n_lost, &r->cap_lost, ino);
+	push_u32(r, &r->lost, &r->n_lost, &r->cap_lost, ino);
 }
 
 void fsck_fix_root(struct fsck_ctx *ctx)
 {
-	if (ctx->rep)
-		ctx->rep->root_rebuild = true;
+	ctx->plan->root_rebuild = true;
 }
 
 void fsck_fix_root_uninline(struct fsck_ctx *ctx)
 {
-	if (ctx->rep)
-		ctx->rep->root_uninline = true;
+	ctx->plan->root_uninline = true;
 }
 
 void fsck_fix_block0(struct fsck_ctx *ctx, uint32_t ino, uint32_t parent)
 {
-	struct fsck_repair *r = ctx->rep;
+	struct fsck_plan *r = ctx->plan;
 
-	if (r && push_u32(r, &r->block0, &r->n_block0, &r->cap_block0, ino))
+	if (push_u32(r, &r->block0, &r->n_block0, &r->cap_block0, ino))
 		push_u32(r, &r->block0, &r->n_block0, &r->cap_block0, parent);
 }
 
 void fsck_fix_short(struct fsck_ctx *ctx, uint32_t ino)
 {
-	struct fsck_repair *r = ctx->rep;
+	struct fsck_plan *r = ctx->plan;
 
-	if (r)
-		push_u32(r, &r->short_inos, &r->n_short, &r->cap_short, ino);
+	push_u32(r, &r->short_inos, &r->n_short, &r->cap_short, ino);
 }
 
 void fsck_fix_dent_move(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, uint32_t hash)
 {
-	struct fsck_repair *r = ctx->rep;
+	struct fsck_plan *r = ctx->plan;
 
-	if (!r || !loc->dir_ino)
+	if (!loc->dir_ino)
 		return;
 	if (!grow((void **)&r->dent_moves, r->n_dent_moves, &r->cap_dent_moves,
 		  sizeof(*r->dent_moves))) {
@@ -463,27 +461,27 @@ static void mark_chain_data(struct fsck_ctx *ctx, const struct f2fs_node *n)
 		uint32_t a = get_le32(w + (size_t)i * 4);
 
 		if (fsck_addr_in_main(ctx, a))
-			fsck_set(ctx->rep->chain_data, a - ctx->fs->main_blkaddr);
+			fsck_set(ctx->plan->chain_data, a - ctx->fs->main_blkaddr);
 	}
 }
 
 void fsck_fix_chain_node(struct fsck_ctx *ctx, uint32_t addr, const struct f2fs_node *n)
 {
-	struct fsck_repair *r = ctx->rep;
+	struct fsck_plan *r = ctx->plan;
 
-	if (r && push_u32(r, &r->chain, &r->n_chain, &r->cap_chain, addr))
+	if (push_u32(r, &r->chain, &r->n_chain, &r->cap_chain, addr))
 		mark_chain_data(ctx, n);
 }
 
 void fsck_fix_dent_readd(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, const void *cur)
 {
-	struct fsck_repair *r = ctx->rep;
+	struct fsck_plan *r = ctx->plan;
 	const struct f2fs_dir_entry *de;
 	struct fsck_dent_readd *e;
 	uint32_t len;
 	uint8_t *b;
 
-	if (!r || !loc->dir_ino || loc->slot >= loc->nslots)
+	if (!loc->dir_ino || loc->slot >= loc->nslots)
 		return;
 	b = dent_block(ctx, loc, cur);
 	if (!b || !test_bit_le(loc->slot, b + loc->bitmap_off))

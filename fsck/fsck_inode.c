@@ -50,9 +50,11 @@ uint8_t fsck_mode_to_ftype(uint16_t mode)
 	return F2FS_FT_UNKNOWN;
 }
 
-#define REPORT(code, ...) fsck_report(ctx, code, FSCK_OBJ(.ino = ino, __VA_ARGS__))
-/* The writable copy of the inode being checked (NULL when not repairing). */
+#define REPORT(code, ...) fsck_problem(ctx, code, FSCK_OBJ(.ino = ino, __VA_ARGS__))
+/* The writable copy of the inode being checked (NULL on error). */
 #define FIX() fsck_fix_node(ctx, ino, w->inode_addr, w->inode)
+/* Report a problem of inode ino; its writable copy when the fix is planned. */
+#define PLAN(code, ...) (REPORT(code, __VA_ARGS__) ? FIX() : NULL)
 
 /* Extra attribute area; returns false if its size makes offsets unusable. */
 static void fix_ixa(struct fsck_walk *w, uint32_t ino)
@@ -61,7 +63,7 @@ static void fix_ixa(struct fsck_walk *w, uint32_t ino)
 	struct f2fs_node *c = FIX();
 
 	if (c)
-		c->i.i_inline_xattr_size = cpu_to_le16(ctx->rep->ixa_ref ? ctx->rep->ixa_ref :
+		c->i.i_inline_xattr_size = cpu_to_le16(ctx->plan->ixa_ref ? ctx->plan->ixa_ref :
 						       DEFAULT_INLINE_XATTR_ADDRS);
 }
 
@@ -77,26 +79,23 @@ static bool check_extra(struct fsck_walk *w, uint32_t ino, const struct f2fs_ino
 		 * the kernel writes every inode of it with extra attributes */
 		if (!(ctx->fs->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR))
 			return true;
-		REPORT(PR_INODE_EXTRA_FLAG_MISSING);
-		c = FIX();
+		c = PLAN(PR_INODE_EXTRA_FLAG_MISSING);
 		if (c)
 			c->i.i_inline |= F2FS_EXTRA_ATTR;
 		return !c;
 	}
 	if (!(ctx->fs->features & F2FS_FEATURE_EXTRA_ATTR)) {
-		REPORT(PR_INODE_EXTRA_NO_FEATURE);
-		c = FIX();
+		c = PLAN(PR_INODE_EXTRA_NO_FEATURE);
 		if (c) {
 			c->i.i_inline &= (uint8_t)~F2FS_EXTRA_ATTR;
 			return false;
 		}
 	}
 	if (isz < F2FS_MIN_EXTRA_ATTR_SIZE || isz > F2FS_TOTAL_EXTRA_ATTR_SIZE || isz % 4) {
-		REPORT(PR_INODE_EXTRA_ISIZE, .found = isz);
-		c = FIX();
+		c = PLAN(PR_INODE_EXTRA_ISIZE, .found = isz);
 		if (c)
-			c->i.i_extra_isize = cpu_to_le16(ctx->rep->extra_isize_ref ?
-							 ctx->rep->extra_isize_ref :
+			c->i.i_extra_isize = cpu_to_le16(ctx->plan->extra_isize_ref ?
+							 ctx->plan->extra_isize_ref :
 							 F2FS_TOTAL_EXTRA_ATTR_SIZE);
 		return false;
 	}
@@ -104,20 +103,20 @@ static bool check_extra(struct fsck_walk *w, uint32_t ino, const struct f2fs_ino
 	if ((ctx->fs->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) &&
 	    (ri->i_inline & F2FS_INLINE_XATTR) &&
 	    (ixa < F2FS_INLINE_XATTR_ADDRS_MIN || ixa > MAX_INLINE_XATTR_SIZE)) {
-		REPORT(PR_INODE_INLINE_XATTR_SIZE, .found = ixa);
-		fix_ixa(w, ino);
+		if (REPORT(PR_INODE_INLINE_XATTR_SIZE, .found = ixa))
+			fix_ixa(w, ino);
 		return false;
 	}
 	if ((ctx->fs->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) && ixa > MAX_INLINE_XATTR_SIZE) {
-		REPORT(PR_INODE_INLINE_XATTR_SIZE, .found = ixa);
-		fix_ixa(w, ino);
+		if (REPORT(PR_INODE_INLINE_XATTR_SIZE, .found = ixa))
+			fix_ixa(w, ino);
 		return false;
 	}
-	if (ctx->rep && !ctx->rep->extra_isize_ref)
-		ctx->rep->extra_isize_ref = (uint16_t)isz;
-	if (ctx->rep && !ctx->rep->ixa_ref && (ri->i_inline & F2FS_INLINE_XATTR) &&
+	if (!ctx->plan->extra_isize_ref)
+		ctx->plan->extra_isize_ref = (uint16_t)isz;
+	if (!ctx->plan->ixa_ref && (ri->i_inline & F2FS_INLINE_XATTR) &&
 	    (ctx->fs->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR))
-		ctx->rep->ixa_ref = (uint16_t)ixa;
+		ctx->plan->ixa_ref = (uint16_t)ixa;
 	return true;
 }
 
@@ -131,8 +130,8 @@ static void check_checksum(struct fsck_walk *w, uint32_t ino, const struct f2fs_
 	want = f2fs_inode_checksum(ctx->fs->inode_chksum_seed, node);
 	have = le32_to_cpu(node->i.i_inode_checksum);
 	if (want != have) {
-		REPORT(PR_INODE_CHECKSUM, .found = have, .expected = want);
-		(void)FIX();	/* rewritten with a fresh checksum */
+		/* rewritten with a fresh checksum */
+		(void)PLAN(PR_INODE_CHECKSUM, .found = have, .expected = want);
 	}
 }
 
@@ -155,24 +154,22 @@ static bool check_compression(struct fsck_walk *w, uint32_t ino, const struct f2
 	if (!(le32_to_cpu(ri->i_flags) & F2FS_COMPR_FL))
 		return true;
 	if (!(ctx->fs->features & F2FS_FEATURE_COMPRESSION)) {
-		REPORT(PR_INODE_COMPRESS, .str = "flag without the compression feature");
-		clear_compr_flag(w, ino);
+		if (REPORT(PR_INODE_COMPRESS, .str = "flag without the compression feature"))
+			clear_compr_flag(w, ino);
 		return false;
 	}
 	if (isz < F2FS_TOTAL_EXTRA_ATTR_SIZE) {
-		REPORT(PR_INODE_COMPRESS, .str = "flag with an extra area too small for its fields");
-		clear_compr_flag(w, ino);
+		if (REPORT(PR_INODE_COMPRESS, .str = "flag with an extra area too small for its fields"))
+			clear_compr_flag(w, ino);
 		return false;
 	}
 	if (ri->i_compress_algorithm > MAX_COMPRESS_ALGO) {
-		REPORT(PR_INODE_COMPRESS, .found = ri->i_compress_algorithm, .str = "algorithm is unknown");
-		c = FIX();
+		c = PLAN(PR_INODE_COMPRESS, .found = ri->i_compress_algorithm, .str = "algorithm is unknown");
 		if (c)
 			c->i.i_compress_algorithm = 0;
 	}
 	if (ri->i_log_cluster_size < MIN_LOG_CLUSTER || ri->i_log_cluster_size > MAX_LOG_CLUSTER) {
-		REPORT(PR_INODE_COMPRESS, .found = ri->i_log_cluster_size, .str = "cluster size is invalid");
-		c = FIX();
+		c = PLAN(PR_INODE_COMPRESS, .found = ri->i_log_cluster_size, .str = "cluster size is invalid");
 		if (c)
 			c->i.i_log_cluster_size = MIN_LOG_CLUSTER;
 		return false;
@@ -223,16 +220,14 @@ static void check_inline_bytes(struct fsck_walk *w, uint32_t ino, const struct f
 	struct f2fs_node *c;
 
 	if (!(ri->i_inline & F2FS_DATA_EXIST) && bytes_nonzero(area, size)) {
-		REPORT(PR_INODE_INLINE_BYTES, .found = size,
+		if ((c = PLAN(PR_INODE_INLINE_BYTES, .found = size,
 		       .str = "holds the file's bytes but the data-exist flag is clear "
-			      "(the kernel would drop them when the file grows)");
-		if ((c = FIX()))
+			      "(the kernel would drop them when the file grows)")))
 			c->i.i_inline |= F2FS_DATA_EXIST;
 	}
 	if (bytes_nonzero(area + size, max_inline - size)) {
-		REPORT(PR_INODE_INLINE_BYTES, .found = size,
-		       .str = "holds non-zero bytes past i_size (an extending truncate would show them)");
-		if ((c = FIX()))
+		if ((c = PLAN(PR_INODE_INLINE_BYTES, .found = size,
+		       .str = "holds non-zero bytes past i_size (an extending truncate would show them)")))
 			memset((uint8_t *)&c->i.i_addr[fsck_extra_words(ri) + 1] + size, 0,
 			       max_inline - size);
 	}
@@ -262,27 +257,23 @@ static void check_inline_data(struct fsck_walk *w, uint32_t ino, const struct f2
 	if (!(ri->i_inline & F2FS_INLINE_DATA))
 		return;
 	if ((S_ISREG(mode) || S_ISLNK(mode)) && block_mapped(ctx, ri)) {
-		REPORT(PR_INODE_INLINE_DATA, .found = le64_to_cpu(ri->i_size),
-		       .str = "on a file mapped by blocks (the flag goes, the blocks stay)");
-		if ((c = FIX()))
+		if ((c = PLAN(PR_INODE_INLINE_DATA, .found = le64_to_cpu(ri->i_size),
+		       .str = "on a file mapped by blocks (the flag goes, the blocks stay)")))
 			c->i.i_inline &= (uint8_t)~(F2FS_INLINE_DATA | F2FS_DATA_EXIST);
 	} else if (!S_ISREG(mode) && !S_ISLNK(mode)) {
-		REPORT(PR_INODE_INLINE_DATA, .str = "on a file that is neither regular nor a symlink");
-		c = FIX();
+		c = PLAN(PR_INODE_INLINE_DATA, .str = "on a file that is neither regular nor a symlink");
 		if (c)
 			c->i.i_inline &= (uint8_t)~F2FS_INLINE_DATA;
 	} else if (le64_to_cpu(ri->i_size) > max_inline) {
-		REPORT(PR_INODE_INLINE_DATA, .found = le64_to_cpu(ri->i_size),
+		c = PLAN(PR_INODE_INLINE_DATA, .found = le64_to_cpu(ri->i_size),
 		       .str = "with i_size larger than the inline area");
-		c = FIX();
 		if (c)
 			c->i.i_size = cpu_to_le64(max_inline);
 	} else if (le32_to_cpu(ri->i_flags) & F2FS_COMPR_FL) {
-		REPORT(PR_INODE_INLINE_DATA, .str = "on a compressed file");
-		clear_compr_flag(w, ino);
+		if (REPORT(PR_INODE_INLINE_DATA, .str = "on a compressed file"))
+			clear_compr_flag(w, ino);
 	} else if (ri->i_addr[fsck_extra_words(ri)]) {
-		REPORT(PR_INODE_INLINE_DATA, .str = "with its reserved first word set");
-		c = FIX();
+		c = PLAN(PR_INODE_INLINE_DATA, .str = "with its reserved first word set");
 		if (c)
 			c->i.i_addr[fsck_extra_words(ri)] = 0;
 	}
@@ -303,9 +294,8 @@ static void check_inline_dentry_reserve(struct fsck_walk *w, uint32_t ino,
 	if (!(ri->i_inline & F2FS_INLINE_DENTRY) || !S_ISDIR(w->file.mode) ||
 	    !ri->i_addr[word])
 		return;
-	REPORT(PR_INODE_INLINE_DENTRY, .found = le32_to_cpu(ri->i_addr[word]),
-	       .str = "with its reserved first word set (the kernel refuses to convert the directory)");
-	if ((c = FIX()))
+	if ((c = PLAN(PR_INODE_INLINE_DENTRY, .found = le32_to_cpu(ri->i_addr[word]),
+	       .str = "with its reserved first word set (the kernel refuses to convert the directory)")))
 		c->i.i_addr[word] = 0;
 }
 
@@ -320,13 +310,11 @@ static void check_ext(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode
 		return;
 	if (!fsck_addr_in_main(ctx, blk) || !fsck_addr_in_main(ctx, blk + len - 1) ||
 	    (uint64_t)blk + len - 1 > UINT32_MAX) {
-		REPORT(PR_INODE_EXTENT, .blkaddr = blk, .str = "lies outside the main area (the kernel refuses the inode)");
-		{
-			struct f2fs_node *c = FIX();
+		struct f2fs_node *c = PLAN(PR_INODE_EXTENT, .blkaddr = blk,
+					   .str = "lies outside the main area (the kernel refuses the inode)");
 
-			if (c)
-				memset(&c->i.i_ext, 0, sizeof(c->i.i_ext));
-		}
+		if (c)
+			memset(&c->i.i_ext, 0, sizeof(c->i.i_ext));
 		return;
 	}
 	f->ext_fofs = le32_to_cpu(ri->i_ext.fofs);
@@ -348,32 +336,28 @@ static void check_misc(struct fsck_walk *w, uint32_t ino, const struct f2fs_inod
 	if (le64_to_cpu(ri->i_blocks) == 0)
 		REPORT(PR_INODE_ZERO_BLOCKS);	/* fixed with i_blocks by the walk */
 	if (xnid && (xnid == ino || xnid < F2FS_RESERVED_NODE_NUM || xnid >= ctx->fs->max_nid)) {
-		REPORT(PR_INODE_XATTR_NID, .found = xnid);
-		if ((c = FIX()))
+		if ((c = PLAN(PR_INODE_XATTR_NID, .found = xnid)))
 			c->i.i_xattr_nid = 0;
 	}
 	if ((ri->i_inline & F2FS_INLINE_DENTRY) && !S_ISDIR(mode)) {
-		REPORT(PR_INODE_INLINE_DENTRY, .str = "on a non-directory");
-		if ((c = FIX()))
+		if ((c = PLAN(PR_INODE_INLINE_DENTRY, .str = "on a non-directory")))
 			c->i.i_inline &= (uint8_t)~F2FS_INLINE_DENTRY;
 	}
 	if ((flags & F2FS_CASEFOLD_FL) && (!(ctx->fs->features & F2FS_FEATURE_CASEFOLD) ||
 					   !S_ISDIR(mode))) {
-		REPORT(PR_INODE_CASEFOLD, .str = !(ctx->fs->features & F2FS_FEATURE_CASEFOLD) ?
-		       "without the casefold feature" : "on a file that is not a directory");
-		if ((c = FIX()))
+		if ((c = PLAN(PR_INODE_CASEFOLD, .str = !(ctx->fs->features & F2FS_FEATURE_CASEFOLD) ?
+		       "without the casefold feature" : "on a file that is not a directory")))
 			c->i.i_flags = cpu_to_le32(flags & ~(uint32_t)F2FS_CASEFOLD_FL);
 	}
 	if (le32_to_cpu(ri->i_namelen) > F2FS_NAME_LEN) {
-		REPORT(PR_INODE_NAMELEN, .found = le32_to_cpu(ri->i_namelen), .expected = F2FS_NAME_LEN);
-		if ((c = FIX()))
+		if ((c = PLAN(PR_INODE_NAMELEN, .found = le32_to_cpu(ri->i_namelen), .expected = F2FS_NAME_LEN)))
 			c->i.i_namelen = cpu_to_le32((uint32_t)strnlen((const char *)c->i.i_name,
 								       F2FS_NAME_LEN));
 	}
 	if (S_ISDIR(mode) && (le32_to_cpu(ri->i_current_depth) > MAX_DIR_HASH_DEPTH ||
 			      ri->i_dir_level > MAX_DIR_HASH_DEPTH)) {
-		REPORT(PR_INODE_DEPTH, .found = le32_to_cpu(ri->i_current_depth), .expected = ri->i_dir_level);
-		if ((c = FIX())) {
+		if ((c = PLAN(PR_INODE_DEPTH, .found = le32_to_cpu(ri->i_current_depth),
+			      .expected = ri->i_dir_level))) {
 			/* the directory pass raises the depth to the deepest block */
 			if (le32_to_cpu(ri->i_current_depth) > MAX_DIR_HASH_DEPTH)
 				c->i.i_current_depth = cpu_to_le32(1);
@@ -399,8 +383,7 @@ static void check_dir_pino(struct fsck_walk *w, uint32_t ino, const struct fsck_
 	if (!S_ISDIR(mode) || it->kind != ITEM_NS || !it->parent ||
 	    ino == F2FS_ROOT_INO || pino == it->parent)
 		return;
-	REPORT(PR_INODE_DIR_PINO, .found = pino, .expected = it->parent);
-	if ((c = FIX()))
+	if ((c = PLAN(PR_INODE_DIR_PINO, .found = pino, .expected = it->parent)))
 		c->i.i_pino = cpu_to_le32(it->parent);
 }
 
@@ -502,9 +485,8 @@ static uint16_t mode_from_evidence(struct fsck_walk *w, uint32_t ino, const stru
 		return mode;
 	if (!(perm & 0700))
 		perm = want == S_IFDIR ? 0755 : 0644;
-	REPORT(PR_INODE_MODE_TYPE, .found = mode, .expected = (uint16_t)(want | perm),
-	       .str = want == S_IFDIR ? "a directory" : "a regular file");
-	if ((c = FIX()))
+	if ((c = PLAN(PR_INODE_MODE_TYPE, .found = mode, .expected = (uint16_t)(want | perm),
+	       .str = want == S_IFDIR ? "a directory" : "a regular file")))
 		c->i.i_mode = cpu_to_le16((uint16_t)(want | perm));
 	return (uint16_t)(want | perm);
 }
@@ -546,8 +528,8 @@ bool fsck_check_inode_fields(struct fsck_walk *w, const struct fsck_item *it,
 	(void)addr;
 	check_checksum(w, ino, node);
 	if (f->ftype == F2FS_FT_UNKNOWN) {
-		REPORT(PR_INODE_MODE, .found = f->mode, .blkaddr = addr);
-		fix_mode(w, ino, it);
+		if (REPORT(PR_INODE_MODE, .found = f->mode, .blkaddr = addr))
+			fix_mode(w, ino, it);
 	} else {
 		f->mode = mode_from_evidence(w, ino, it, ri, f->mode);
 		f->ftype = fsck_mode_to_ftype(f->mode);
@@ -560,8 +542,8 @@ bool fsck_check_inode_fields(struct fsck_walk *w, const struct fsck_item *it,
 	extra = fsck_extra_words(ri);
 	ixa = fsck_inline_xattr_addrs(ctx, ri);
 	if (extra + ixa + 1 > DEF_ADDRS_PER_INODE) {
-		REPORT(PR_INODE_INLINE_XATTR_SIZE, .found = ixa);
-		fix_ixa(w, ino);
+		if (REPORT(PR_INODE_INLINE_XATTR_SIZE, .found = ixa))
+			fix_ixa(w, ino);
 		return false;
 	}
 	if (!check_compression(w, ino, ri, f))
@@ -591,8 +573,6 @@ static void cut_xattrs(struct fsck_walk *w, uint32_t ino, uint32_t off, uint32_t
 	struct f2fs_node *c;
 	uint32_t n = 4;
 
-	if (!ctx->rep)
-		return;
 	while (n--) {
 		uint32_t o = off + n;
 
@@ -632,13 +612,13 @@ static void walk_xattr_list(struct fsck_walk *w, uint32_t ino, const uint8_t *p,
 			return;	/* the terminating zero word */
 		esz = (4 + e->e_name_len + le16_to_cpu(e->e_value_size) + 3) & ~3u;
 		if (e->e_name_len == 0 && !xattr_index_unnamed(e->e_name_index)) {
-			REPORT(PR_XATTR_ENTRY, .idx = off, .str = "has an empty name");
-			cut_xattrs(w, ino, off, ixa);
+			if (REPORT(PR_XATTR_ENTRY, .idx = off, .str = "has an empty name"))
+				cut_xattrs(w, ino, off, ixa);
 			return;
 		}
 		if (off + esz > size) {
-			REPORT(PR_XATTR_ENTRY, .idx = off, .str = "runs past the end of the xattr space");
-			cut_xattrs(w, ino, off, ixa);
+			if (REPORT(PR_XATTR_ENTRY, .idx = off, .str = "runs past the end of the xattr space"))
+				cut_xattrs(w, ino, off, ixa);
 			return;
 		}
 		off += esz;
@@ -710,8 +690,8 @@ void fsck_check_xattrs(struct fsck_walk *w, const struct f2fs_node *inode,
 	addrs = xattr_area_addrs(w, ri, fsck_inline_xattr_addrs(ctx, ri));
 	if (addrs) {
 		/* not a list: the repair moves the addresses where they belong */
-		REPORT(PR_INODE_XATTR_AREA_ADDRS, .found = addrs, .idx = w->file.addrs_per_inode);
-		fsck_fix_remap(ctx, ino);
+		if (REPORT(PR_INODE_XATTR_AREA_ADDRS, .found = addrs, .idx = w->file.addrs_per_inode))
+			fsck_fix_remap(ctx, ino);
 		return;
 	}
 	if (ri->i_inline & F2FS_INLINE_XATTR) {

@@ -3,13 +3,13 @@
  * /lost+found.
  *
  * Runs at the start of a repair, after the check recorded the inodes the
- * walk found only as lost roots (rep->lost).  When the root inode could
- * not be used (rep->root_rebuild), a new one comes first, as mkfs makes
+ * walk found only as lost roots (plan->lost).  When the root inode could
+ * not be used (plan->root_rebuild), a new one comes first, as mkfs makes
  * it, and takes back the names of its old dentry blocks: blocks valid in
  * SIT whose summary names nid 3 and that the walk did not reach, each
  * entry whose hash is its name's and whose inode is a lost one no other
  * name reaches (a directory once).  Then directories the walk
- * found without a dentry block 0 (rep->block0) get one holding '.' and
+ * found without a dentry block 0 (plan->block0) get one holding '.' and
  * '..', as mkdir makes it.  Then it uses the /lost+found the walk saw (a
  * directory reachable from the root) or creates one: a new nid from free
  * NAT entries, mode 040700, links 2, its own dentry block with '.' and
@@ -19,10 +19,10 @@
  * it; its i_pino, i_name and i_links follow, and a directory's '..'
  * names lost+found.  Before the lost
  * inodes, the entries the check found outside the bucket of their hash
- * (rep->dent_moves) move to it: inserted again by that hash, then dropped
+ * (plan->dent_moves) move to it: inserted again by that hash, then dropped
  * where they were; so do the entries the check took out of slots 0 and 1
- * for '.' and '..' (rep->readds).  Last, a root that keeps its entries
- * inline and owns no other block (rep->root_uninline: the kernel refuses
+ * for '.' and '..' (plan->readds).  Last, a root that keeps its entries
+ * inline and owns no other block (plan->root_uninline: the kernel refuses
  * to mount it) has them moved to a dentry block.
  *
  * Entries are inserted as the kernel does (format notes §8.2): the first
@@ -267,7 +267,7 @@ static uint8_t *dent_block(struct lpf_run *lr, uint32_t dir, struct f2fs_node *n
 	}
 	b = fsck_fix_data(ctx, addr, owner, ofs, NULL);
 	if (!b)
-		*err = ctx->rep->err ? ctx->rep->err : -EIO;
+		*err = ctx->plan->err ? ctx->plan->err : -EIO;
 	return b;
 }
 
@@ -432,7 +432,7 @@ static int add_hashed(struct lpf_run *lr, uint32_t dir, const uint8_t *name, uin
 	int err;
 
 	if (!n)
-		return ctx->rep->err ? ctx->rep->err : -EIO;
+		return ctx->plan->err ? ctx->plan->err : -EIO;
 	if (n->i.i_inline & F2FS_INLINE_DENTRY) {
 		struct dent_area a;
 		uint32_t at;
@@ -510,12 +510,12 @@ static int make_block0(struct lpf_run *lr, uint32_t ino, uint32_t parent)
 
 static int make_blocks0(struct lpf_run *lr)
 {
-	const struct fsck_repair *rep = lr->ctx->rep;
+	const struct fsck_plan *plan = lr->ctx->plan;
 	int err = 0;
 
-	for (uint32_t i = 0; i + 1 < rep->n_block0 && !err; i += 2)
-		if (lr->ctx->ni[rep->block0[i]].flags & FSCK_NI_NODE)
-			err = make_block0(lr, rep->block0[i], rep->block0[i + 1]);
+	for (uint32_t i = 0; i + 1 < plan->n_block0 && !err; i += 2)
+		if (lr->ctx->ni[plan->block0[i]].flags & FSCK_NI_NODE)
+			err = make_block0(lr, plan->block0[i], plan->block0[i + 1]);
 	return err;
 }
 
@@ -536,7 +536,7 @@ static int move_entry(struct lpf_run *lr, const struct fsck_dent_move *m)
 	int err;
 
 	if (!n)
-		return ctx->rep->err ? ctx->rep->err : -EIO;
+		return ctx->plan->err ? ctx->plan->err : -EIO;
 	if (loc->is_inline || (n->i.i_inline & F2FS_INLINE_DENTRY) || loc->slot >= loc->nslots)
 		return 0;
 	b = fsck_fix_data_peek(ctx, loc->blkaddr);
@@ -566,13 +566,13 @@ static int move_entry(struct lpf_run *lr, const struct fsck_dent_move *m)
 
 static int move_entries(struct lpf_run *lr)
 {
-	const struct fsck_repair *rep = lr->ctx->rep;
+	const struct fsck_plan *plan = lr->ctx->plan;
 	int err = 0;
 
-	for (uint32_t i = 0; i < rep->n_dent_moves && !err; i++)
-		err = move_entry(lr, &rep->dent_moves[i]);
-	for (uint32_t i = 0; i < rep->n_readds && !err; i++) {
-		const struct fsck_dent_readd *e = &rep->readds[i];
+	for (uint32_t i = 0; i < plan->n_dent_moves && !err; i++)
+		err = move_entry(lr, &plan->dent_moves[i]);
+	for (uint32_t i = 0; i < plan->n_readds && !err; i++) {
+		const struct fsck_dent_readd *e = &plan->readds[i];
 
 		err = add_hashed(lr, e->dir, e->name, e->len, e->hash, e->ino, e->ftype);
 		if (err == -ENOSPC) {
@@ -611,20 +611,20 @@ static bool named_by_chain(const struct lpf_run *lr, uint32_t ino)
 static int load_chain(struct lpf_run *lr)
 {
 	struct fsck_ctx *ctx = lr->ctx;
-	struct fsck_repair *rep = ctx->rep;
+	struct fsck_plan *plan = ctx->plan;
 	struct f2fs_node n;
 	int err = 0;
 
-	if (!rep->n_chain)
+	if (!plan->n_chain)
 		return 0;
-	lr->chain_inos = malloc((size_t)rep->n_chain * 2 * sizeof(uint32_t));
-	lr->dent_inos = malloc((size_t)rep->n_chain * sizeof(uint32_t));
+	lr->chain_inos = malloc((size_t)plan->n_chain * 2 * sizeof(uint32_t));
+	lr->dent_inos = malloc((size_t)plan->n_chain * sizeof(uint32_t));
 	if (!lr->chain_inos || !lr->dent_inos)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < rep->n_chain && !err; i++) {
+	for (uint32_t i = 0; i < plan->n_chain && !err; i++) {
 		uint32_t nid, ino;
 
-		err = f2fs_dev_read(ctx->fs->dev, rep->chain[i], 1, &n);
+		err = f2fs_dev_read(ctx->fs->dev, plan->chain[i], 1, &n);
 		if (err)
 			break;
 		nid = le32_to_cpu(n.footer.nid);
@@ -676,7 +676,7 @@ static void fill_dir_inode(struct fsck_ctx *ctx, struct f2fs_node *n, uint32_t n
 	memcpy(i->i_name, name, len);
 	if (ctx->fs->features & F2FS_FEATURE_EXTRA_ATTR) {
 		i->i_inline |= F2FS_EXTRA_ATTR;
-		i->i_extra_isize = cpu_to_le16(ctx->rep->extra_isize_ref ? ctx->rep->extra_isize_ref :
+		i->i_extra_isize = cpu_to_le16(ctx->plan->extra_isize_ref ? ctx->plan->extra_isize_ref :
 					       F2FS_TOTAL_EXTRA_ATTR_SIZE);
 		if (ctx->fs->features & F2FS_FEATURE_INODE_CRTIME)
 			i->i_crtime = cpu_to_le64(now);
@@ -707,7 +707,7 @@ static uint32_t create_lpf(struct lpf_run *lr, int *err)
 	root = inode_copy(ctx, F2FS_ROOT_INO);
 	n = fsck_fix_node_new(ctx, nid);
 	if (!root || !n) {
-		*err = ctx->rep->err ? ctx->rep->err : -ENOMEM;
+		*err = ctx->plan->err ? ctx->plan->err : -ENOMEM;
 		return 0;
 	}
 	fill_lpf_inode(ctx, n, nid);
@@ -739,7 +739,7 @@ static uint32_t create_lpf(struct lpf_run *lr, int *err)
 /* /lost+found as the walk saw it, if it is a usable directory. */
 static uint32_t existing_lpf(const struct fsck_ctx *ctx)
 {
-	uint32_t ino = ctx->rep->lost_found;
+	uint32_t ino = ctx->plan->lost_found;
 	const struct f2fs_node *n;
 
 	if (!ino || ino >= ctx->fs->max_nid)
@@ -771,7 +771,7 @@ static int create_root(struct lpf_run *lr)
 	if (!n)
 		n = fsck_fix_node_new(ctx, F2FS_ROOT_INO);
 	if (!n)
-		return ctx->rep->err ? ctx->rep->err : -ENOMEM;
+		return ctx->plan->err ? ctx->plan->err : -ENOMEM;
 	fill_dir_inode(ctx, n, F2FS_ROOT_INO, 0755, "");
 	if (!(ni->flags & FSCK_NI_NODE)) {
 		ctx->st.inodes++;
@@ -902,7 +902,7 @@ static int take_name(struct lpf_run *lr, const char *cname, uint32_t ino)
 	if (!dotdot_names(lr, ino, n, F2FS_ROOT_INO)) {
 		n = inode_copy(ctx, ino);
 		if (!n)
-			return ctx->rep->err ? ctx->rep->err : -EIO;
+			return ctx->plan->err ? ctx->plan->err : -EIO;
 		set_dotdot(lr, ino, n, F2FS_ROOT_INO);
 	}
 	if (!strcmp(cname, "lost+found") && !lr->salvaged_lpf &&
@@ -1007,7 +1007,7 @@ static int set_root_links(struct lpf_run *lr)
 	struct f2fs_node *root = inode_copy(lr->ctx, F2FS_ROOT_INO);
 
 	if (!root)
-		return lr->ctx->rep->err ? lr->ctx->rep->err : -EIO;
+		return lr->ctx->plan->err ? lr->ctx->plan->err : -EIO;
 	root->i.i_links = cpu_to_le32(2 + fsck_subdirs(lr->ctx, F2FS_ROOT_INO));
 	return 0;
 }
@@ -1061,7 +1061,7 @@ static int reconnect(struct lpf_run *lr, uint32_t lpf, uint32_t ino, uint32_t *d
 
 	n = inode_copy(ctx, ino);
 	if (!n)
-		return ctx->rep->err;
+		return ctx->plan->err;
 	ftype = fsck_mode_to_ftype(le16_to_cpu(n->i.i_mode));
 	if (!ftype)
 		ftype = is_dir ? F2FS_FT_DIR : F2FS_FT_REG_FILE;
@@ -1132,7 +1132,7 @@ static int uninline_root(struct lpf_run *lr)
 	int err;
 
 	if (!n)
-		return ctx->rep->err ? ctx->rep->err : -ENOMEM;
+		return ctx->plan->err ? ctx->plan->err : -ENOMEM;
 	if (!(n->i.i_inline & F2FS_INLINE_DENTRY))
 		return 0;
 	err = convert_inline(lr, F2FS_ROOT_INO, n);
@@ -1143,13 +1143,13 @@ static int uninline_root(struct lpf_run *lr)
 
 int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 {
-	struct fsck_repair *rep = ctx->rep;
+	struct fsck_plan *plan = ctx->plan;
 	struct lpf_run *lr = calloc(1, sizeof(*lr));
 	uint32_t lpf = 0, dirs = 0, done = 0;
 	int err;
 
-	if (!rep || (!rep->n_lost && !rep->n_block0 && !rep->n_dent_moves && !rep->n_readds &&
-		     !rep->root_rebuild && !rep->root_uninline)) {
+	if (!plan || (!plan->n_lost && !plan->n_block0 && !plan->n_dent_moves && !plan->n_readds &&
+		     !plan->root_rebuild && !plan->root_uninline)) {
 		free(lr);
 		return 0;
 	}
@@ -1157,14 +1157,14 @@ int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 		return -ENOMEM;
 	lr->ctx = ctx;
 	err = load_chain(lr);
-	if (!err && rep->root_rebuild)
+	if (!err && plan->root_rebuild)
 		err = rebuild_root(lr);
 	if (!err)
 		err = make_blocks0(lr);
 	if (!err)
 		err = move_entries(lr);
-	for (uint32_t i = 0; i < rep->n_lost && !err; i++) {
-		uint32_t ino = rep->lost[i];
+	for (uint32_t i = 0; i < plan->n_lost && !err; i++) {
+		uint32_t ino = plan->lost[i];
 
 		if (!wants_entry(lr, ino))
 			continue;
@@ -1198,9 +1198,9 @@ int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 	}
 	if (!err && done)
 		fsck_diag(ctx, "reconnected %u inodes into /lost+found", done);
-	if (!err && rep->root_rebuild)
+	if (!err && plan->root_rebuild)
 		err = set_root_links(lr);
-	else if (!err && rep->root_uninline)
+	else if (!err && plan->root_uninline)
 		err = uninline_root(lr);
 	free(lr->nb);
 	free(lr->chain_inos);

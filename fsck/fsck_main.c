@@ -293,7 +293,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 		f2fs_sit_free(&ctx->sit);
 	if (ctx->nat_loaded)
 		f2fs_nat_free(&ctx->nat);
-	fsck_repair_free(ctx);
+	fsck_plan_free(ctx);
 	fsck_quota_free(ctx);
 	fsck_zone_free(ctx);
 	free(ctx->reach);
@@ -321,7 +321,7 @@ static int alloc_maps(struct fsck_ctx *ctx)
 	ctx->ni = calloc(fs->max_nid ? fs->max_nid : 1, sizeof(*ctx->ni));
 	if (!ctx->reach || !ctx->nat_addr || !ctx->chain || !ctx->seg_kind || !ctx->ni)
 		return -ENOMEM;
-	return fsck_repair_init(ctx);
+	return fsck_plan_init(ctx);
 }
 
 /* Run a pass; an operational failure (I/O, memory) makes the exit 8. */
@@ -360,16 +360,6 @@ static void run_passes(struct fsck_ctx *ctx)
 	if (!run(ctx, "verify", fsck_pass_verify) || !run(ctx, "zones", fsck_pass_zone))
 		return;
 	run(ctx, "quota", fsck_pass_quota);
-}
-
-/* Whether every problem reported may be fixed without asking. */
-static bool all_preen_safe(const struct fsck_ctx *ctx)
-{
-	for (size_t i = 0; i < fsck_n_problems; i++)
-		if (ctx->code_count[i] && fsck_problems[i].severity != FSCK_SEV_INFO &&
-		    !fsck_problems[i].preen_ok)
-			return false;
-	return true;
 }
 
 /* Ask once on a terminal; EOF or anything but y/yes is no. */
@@ -702,7 +692,7 @@ static int repair(struct fsck_ctx *ctx)
 	int64_t left;
 	int err;
 
-	if (ctx->opt.mode == FSCK_MODE_PREEN && !ctx->opt.dry_run && !all_preen_safe(ctx)) {
+	if (ctx->opt.mode == FSCK_MODE_PREEN && !ctx->opt.dry_run && ctx->preen_refused) {
 		fsck_diag(ctx, "UNEXPECTED INCONSISTENCY: a problem is not safe to fix unattended; "
 			  "run fsck.f2fs -y (nothing was written)");
 		fsck_print_repair(ctx, "refused", 0);
@@ -822,7 +812,7 @@ static bool verdict_writes(const struct fsck_ctx *ctx, int code)
 	if (!repairing(o) || o->dry_run)
 		return false;
 	if (code == FSCK_EXIT_UNCORRECTED)
-		return o->mode != FSCK_MODE_PREEN || all_preen_safe(ctx);
+		return o->mode != FSCK_MODE_PREEN || !ctx->preen_refused;
 	return code == FSCK_EXIT_OK && kernel_asked(ctx);
 }
 

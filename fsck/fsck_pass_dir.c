@@ -69,8 +69,7 @@ static const struct fsck_dent_loc *slot_loc(struct dir_state *s, uint32_t slot)
 static void fix_entry(struct fsck_walk *w, struct dir_state *s, uint32_t slot,
 		      enum fsck_dent_op op, uint32_t val)
 {
-	if (w->ctx->rep)
-		fsck_fix_dentry(w->ctx, slot_loc(s, slot), s->blk, op, val);
+	fsck_fix_dentry(w->ctx, slot_loc(s, slot), s->blk, op, val);
 }
 
 /* ---- hash-table geometry ---- */
@@ -183,7 +182,7 @@ static bool name_from_inode(struct fsck_walk *w, const struct dir_state *s,
 	struct f2fs_node *n;
 	bool ok = false;
 
-	if (!ctx->rep || ino < F2FS_RESERVED_NODE_NUM || ino >= ctx->fs->max_nid ||
+	if (ino < F2FS_RESERVED_NODE_NUM || ino >= ctx->fs->max_nid ||
 	    !fsck_nat_lookup(ctx, ino, &e))
 		return false;
 	addr = le32_to_cpu(e.block_addr);
@@ -267,34 +266,34 @@ static void check_dots(struct fsck_walk *w, struct dir_state *s, const struct f2
 	uint32_t ino = le32_to_cpu(de->ino);
 
 	if (le32_to_cpu(de->hash_code)) {
-		fsck_report(ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
-			    .str = pname, .found = le32_to_cpu(de->hash_code), .expected = 0));
-		fix_entry(w, s, slot, FSCK_DENT_HASH, 0);
+		if (fsck_problem(ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
+			    .str = pname, .found = le32_to_cpu(de->hash_code), .expected = 0)))
+			fix_entry(w, s, slot, FSCK_DENT_HASH, 0);
 	}
 	if (de->file_type != F2FS_FT_DIR && ((first_block && dot && slot == 0) ||
 					     (first_block && !dot && slot == 1))) {
-		fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
-			    .str = pname, .found = de->file_type, .expected = F2FS_FT_DIR));
-		fix_entry(w, s, slot, FSCK_DENT_FTYPE, F2FS_FT_DIR);
+		if (fsck_problem(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
+			    .str = pname, .found = de->file_type, .expected = F2FS_FT_DIR)))
+			fix_entry(w, s, slot, FSCK_DENT_FTYPE, F2FS_FT_DIR);
 	}
 	if (first_block && dot && slot == 0) {
 		s->seen_dot = true;
 		if (ino != s->d.ino) {
-			fsck_report(ctx, PR_DENT_DOT, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
-				    .str = "names another inode"));
-			fix_entry(w, s, slot, FSCK_DENT_INO, s->d.ino);
+			if (fsck_problem(ctx, PR_DENT_DOT, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
+				    .str = "names another inode")))
+				fix_entry(w, s, slot, FSCK_DENT_INO, s->d.ino);
 		}
 	} else if (first_block && !dot && slot == 1) {
 		s->seen_dotdot = true;
 		if (s->d.parent && ino != s->d.parent) {
-			fsck_report(ctx, PR_DENT_DOTDOT, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
-				    .found = ino, .expected = s->d.parent));
-			fix_entry(w, s, slot, FSCK_DENT_INO, s->d.parent);
+			if (fsck_problem(ctx, PR_DENT_DOTDOT, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
+				    .found = ino, .expected = s->d.parent)))
+				fix_entry(w, s, slot, FSCK_DENT_INO, s->d.parent);
 		}
 	} else {
-		fsck_report(ctx, PR_DENT_DUP_DOTS, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
-			    .str = pname, .idx = slot));
-		fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
+		if (fsck_problem(ctx, PR_DENT_DUP_DOTS, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
+			    .str = pname, .idx = slot)))
+			fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 	}
 }
 
@@ -314,15 +313,15 @@ static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 		fsck_nat_restore(ctx, ino, ino, 0);	/* an empty entry of an intact inode */
 	if (ino < F2FS_RESERVED_NODE_NUM || ino >= ctx->fs->max_nid ||
 	    !fsck_nat_lookup(ctx, ino, &e) || !le32_to_cpu(e.block_addr)) {
-		fsck_report(ctx, PR_DENT_INO, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
-			    .str = pname, .found = ino));
-		fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
+		if (fsck_problem(ctx, PR_DENT_INO, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
+			    .str = pname, .found = ino)))
+			fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 		return false;
 	}
 	if (le32_to_cpu(e.ino) != ino && !fsck_nat_fix_inode_owner(ctx, ino)) {
-		fsck_report(ctx, PR_DENT_NOT_INODE, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
-			    .str = pname, .found = ino));
-		fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
+		if (fsck_problem(ctx, PR_DENT_NOT_INODE, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
+			    .str = pname, .found = ino)))
+			fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 		return false;
 	}
 	ni = &ctx->ni[ino];
@@ -335,9 +334,11 @@ static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 		if (de->file_type == F2FS_FT_DIR || ni->ftype == F2FS_FT_DIR ||
 		    (ni->flags & FSCK_NI_DIR)) {
 			path = child_path(dir_path(s), s->d.ino, pname);
-			fsck_report(ctx, PR_DIR_HARDLINK, FSCK_OBJ(.ino = ino, .path = path));
+			bool planned = fsck_problem(ctx, PR_DIR_HARDLINK, FSCK_OBJ(.ino = ino,
+									      .path = path));
+
 			free(path);
-			if (ctx->rep) {
+			if (planned) {
 				fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 				ni->links_found--;
 				ctx->st.dentries--;
@@ -345,10 +346,13 @@ static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 			}
 		} else if ((ni->flags & FSCK_NI_INODE) && ni->ftype != de->file_type) {
 			path = child_path(dir_path(s), s->d.ino, pname);
-			fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = ino, .path = path,
-				    .str = path, .found = de->file_type, .expected = ni->ftype));
+			bool planned = fsck_problem(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = ino, .path = path,
+						    .str = path, .found = de->file_type,
+						    .expected = ni->ftype));
+
 			free(path);
-			fix_entry(w, s, slot, FSCK_DENT_FTYPE, ni->ftype);
+			if (planned)
+				fix_entry(w, s, slot, FSCK_DENT_FTYPE, ni->ftype);
 		}
 		return true;
 	}
@@ -357,9 +361,9 @@ static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 		w->err = -ENOMEM;
 		return false;
 	}
-	if (ctx->rep && s->d.ino == F2FS_ROOT_INO && len == 10 && !memcmp(name, "lost+found", 10) &&
+	if (s->d.ino == F2FS_ROOT_INO && len == 10 && !memcmp(name, "lost+found", 10) &&
 	    de->file_type == F2FS_FT_DIR)
-		ctx->rep->lost_found = ino;
+		ctx->plan->lost_found = ino;
 	if (!fsck_walk_push(w, ino, s->d.ino, de->file_type, ITEM_NS, pn))
 		w->stack[w->n - 1].loc = *slot_loc(s, slot);
 	return true;
@@ -367,10 +371,10 @@ static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 
 static void note_placed(struct fsck_walk *w, struct dir_state *s, uint32_t hash, uint32_t bidx)
 {
-	if (!w->ctx->rep || bidx == UINT32_MAX)
+	if (bidx == UINT32_MAX)
 		return;
 	if (F2FS_ARRAY_ROOM32(s->placed, s->cap_placed, s->n_placed + 1, 64)) {
-		w->ctx->rep->err = -ENOMEM;
+		w->ctx->plan->err = -ENOMEM;
 		return;
 	}
 	s->placed[s->n_placed].hash = hash;
@@ -381,10 +385,8 @@ static void note_placed(struct fsck_walk *w, struct dir_state *s, uint32_t hash,
  * i_dir_level puts every entry in place (fix_dir_inode()). */
 static void note_misplaced(struct fsck_walk *w, struct dir_state *s, uint32_t slot, uint32_t hash)
 {
-	if (!w->ctx->rep)
-		return;
 	if (F2FS_ARRAY_ROOM32(s->moves, s->cap_moves, s->n_moves + 1, 8)) {
-		w->ctx->rep->err = -ENOMEM;
+		w->ctx->plan->err = -ENOMEM;
 		return;
 	}
 	s->moves[s->n_moves].loc = *slot_loc(s, slot);
@@ -414,9 +416,9 @@ static bool restore_name(struct fsck_walk *w, struct dir_state *s, const struct 
 		return false;
 	if (!name_from_inode(w, s, de, len, kept))
 		return false;
-	fsck_report(w->ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s), .str = pname,
-		    .found = le32_to_cpu(de->hash_code), .expected = hash));
-	fsck_fix_dent_name(w->ctx, slot_loc(s, slot), s->blk, kept, len);
+	if (fsck_problem(w->ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s), .str = pname,
+		    .found = le32_to_cpu(de->hash_code), .expected = hash)))
+		fsck_fix_dent_name(w->ctx, slot_loc(s, slot), s->blk, kept, len);
 	return true;
 }
 
@@ -520,9 +522,9 @@ static void drop_repeated_names(struct fsck_walk *w, struct dir_state *s)
 			    memcmp(a, b, la))
 				continue;
 			printable(pname, sizeof(pname), a, la);
-			fsck_report(w->ctx, PR_DENT_DUP_NAME, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
-				    .str = pname, .found = again->ino, .idx = again->bidx));
-			if (!w->ctx->rep)
+			if (!fsck_problem(w->ctx, PR_DENT_DUP_NAME, FSCK_OBJ(.ino = s->d.ino,
+					  .path = dir_path(s), .str = pname, .found = again->ino,
+					  .idx = again->bidx)))
 				continue;
 			loc.slot = again->slot;
 			fsck_fix_dentry(w->ctx, &loc, NULL, FSCK_DENT_DROP, 0);
@@ -556,27 +558,27 @@ static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f
 		printable(pname, sizeof(pname), name, len);
 	}
 	if (!s->d.encrypted && (memchr(name, '/', len) || memchr(name, 0, len))) {
-		fsck_report(ctx, PR_DENT_NAME_CHARS, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
-			    .str = pname));
 		/* the entry goes; its inode is reconnected if nothing else names it */
-		fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
-		dropped = ctx->rep != NULL;
+		dropped = fsck_problem(ctx, PR_DENT_NAME_CHARS, FSCK_OBJ(.ino = s->d.ino,
+						 .path = dir_path(s), .str = pname));
+		if (dropped)
+			fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 	}
 	if (de->file_type >= F2FS_FT_MAX) {
-		fsck_report(ctx, PR_DENT_BAD_TYPE, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
-			    .str = pname, .found = de->file_type));
-		fix_entry(w, s, slot, FSCK_DENT_FTYPE, fsck_entry_ftype(ctx, le32_to_cpu(de->ino)));
+		if (fsck_problem(ctx, PR_DENT_BAD_TYPE, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
+			    .str = pname, .found = de->file_type)))
+			fix_entry(w, s, slot, FSCK_DENT_FTYPE, fsck_entry_ftype(ctx, le32_to_cpu(de->ino)));
 	}
 	if (expected_hash(ctx, &s->d, name, len, &hash)) {
 		if (hash != le32_to_cpu(de->hash_code)) {
-			fsck_report(ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
-				    .str = pname, .found = le32_to_cpu(de->hash_code), .expected = hash));
-			fix_entry(w, s, slot, FSCK_DENT_HASH, hash);
+			if (fsck_problem(ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
+				    .str = pname, .found = le32_to_cpu(de->hash_code), .expected = hash)))
+				fix_entry(w, s, slot, FSCK_DENT_HASH, hash);
 		}
 		if (bidx != UINT32_MAX && level < MAX_DIR_HASH_DEPTH &&
 		    hash % f2fs_dir_buckets(level, s->d.dir_level) != bucket) {
 			if (hash == le32_to_cpu(de->hash_code))
-				fsck_report(ctx, PR_DENT_POSITION, FSCK_OBJ(.ino = s->d.ino,
+				fsck_problem(ctx, PR_DENT_POSITION, FSCK_OBJ(.ino = s->d.ino,
 					    .path = dir_path(s), .str = pname, .idx = bidx));
 			s->misplaced = true;
 			if (!dropped)
@@ -600,9 +602,9 @@ static void restore_namelen(struct fsck_walk *w, struct dir_state *s, const stru
 	if (!kept)
 		return;
 	printable(pname, sizeof(pname), name, kept);
-	fsck_report(w->ctx, PR_DENT_NAME_LEN_KEPT, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
-		    .str = pname, .idx = slot, .found = *len, .expected = kept));
-	fix_entry(w, s, slot, FSCK_DENT_NAMELEN, kept);
+	if (fsck_problem(w->ctx, PR_DENT_NAME_LEN_KEPT, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
+			 .str = pname, .idx = slot, .found = *len, .expected = kept)))
+		fix_entry(w, s, slot, FSCK_DENT_NAMELEN, kept);
 	*len = kept;
 }
 
@@ -618,7 +620,7 @@ static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8
 	if (bidx != UINT32_MAX) {
 		block_position(bidx, s->d.dir_level, &level, &bucket);
 		if (level >= s->d.depth)
-			fsck_report(ctx, PR_DENT_DEPTH, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
+			fsck_problem(ctx, PR_DENT_DEPTH, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 				    .idx = bidx, .found = s->d.depth));
 		if (level < MAX_DIR_HASH_DEPTH && level + 1 > s->max_level)
 			s->max_level = level + 1;
@@ -635,18 +637,19 @@ static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8
 		}
 		restore_namelen(w, s, de, names + (size_t)i * F2FS_SLOT_LEN, i, nslots, &len);
 		if (len == 0 || len > F2FS_NAME_LEN) {
-			fsck_report(ctx, PR_DENT_NAME_LEN, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
-				    .idx = i, .found = len));
-			fix_entry(w, s, i, FSCK_DENT_DROP, 0);
+			if (fsck_problem(ctx, PR_DENT_NAME_LEN, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
+				    .idx = i, .found = len)))
+				fix_entry(w, s, i, FSCK_DENT_DROP, 0);
 			i++;
 			continue;
 		}
 		slots = GET_DENTRY_SLOTS(len);
 		if (i + slots > nslots) {
-			fsck_report(ctx, PR_DENT_SLOTS, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
-				    .idx = i, .found = len));
 			/* the name runs past the end: this slot and the rest go */
-			for (uint32_t k = i; k < nslots; k++)
+			bool planned = fsck_problem(ctx, PR_DENT_SLOTS, FSCK_OBJ(.ino = s->d.ino,
+						    .path = dir_path(s), .idx = i, .found = len));
+
+			for (uint32_t k = i; planned && k < nslots; k++)
 				if (test_bit_le(k, bitmap))
 					fix_entry(w, s, k, FSCK_DENT_DROP, 0);
 			break;
@@ -688,7 +691,7 @@ static void fix_dir_inode(struct fsck_walk *w, struct dir_state *s)
 	struct f2fs_node *c;
 	int dl;
 
-	if (!ctx->rep || s->d.is_inline)
+	if (s->d.is_inline)
 		return;
 	if (s->misplaced) {
 		dl = find_dir_level(s);
@@ -746,21 +749,17 @@ static void finish_dir(struct fsck_walk *w, struct dir_state *s)
 	drop_repeated_names(w, s);
 	if ((!s->seen_dot || !s->seen_dotdot) && !s->have0 && !s->d.is_inline)
 		fsck_fix_block0(w->ctx, s->d.ino, s->d.parent ? s->d.parent : F2FS_ROOT_INO);
-	if ((!s->seen_dot || !s->seen_dotdot) && s->have0 && w->ctx->rep)
+	if ((!s->seen_dot || !s->seen_dotdot) && s->have0)
 		make_room_for_dots(w, s);
-	if (!s->seen_dot) {
-		fsck_report(w->ctx, PR_DENT_DOT, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
-			    .str = "is missing"));
-		if (w->ctx->rep && s->have0)
-			fsck_fix_dots(w->ctx, &s->loc0, s->blk0, true, s->d.ino);
-	}
-	if (!s->seen_dotdot) {
-		fsck_report(w->ctx, PR_DENT_DOTDOT, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
-			    .expected = s->d.parent ? s->d.parent : FSCK_NONE));
-		if (w->ctx->rep && s->have0)
-			fsck_fix_dots(w->ctx, &s->loc0, s->blk0, false,
-				      s->d.parent ? s->d.parent : F2FS_ROOT_INO);
-	}
+	if (!s->seen_dot && fsck_problem(w->ctx, PR_DENT_DOT, FSCK_OBJ(.ino = s->d.ino,
+					 .path = dir_path(s), .str = "is missing")) && s->have0)
+		fsck_fix_dots(w->ctx, &s->loc0, s->blk0, true, s->d.ino);
+	if (!s->seen_dotdot && fsck_problem(w->ctx, PR_DENT_DOTDOT, FSCK_OBJ(.ino = s->d.ino,
+					    .path = dir_path(s),
+					    .expected = s->d.parent ? s->d.parent : FSCK_NONE)) &&
+	    s->have0)
+		fsck_fix_dots(w->ctx, &s->loc0, s->blk0, false,
+			      s->d.parent ? s->d.parent : F2FS_ROOT_INO);
 	fix_dir_inode(w, s);
 }
 
@@ -869,7 +868,7 @@ void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
 
 			note_block(w, &s);
 			if ((uint64_t)bidx * F2FS_BLKSIZE >= s.d.i_size)
-				fsck_report(w->ctx, PR_DENT_BLOCK_PAST_SIZE, FSCK_OBJ(.ino = s.d.ino,
+				fsck_problem(w->ctx, PR_DENT_BLOCK_PAST_SIZE, FSCK_OBJ(.ino = s.d.ino,
 					    .path = dir_path(&s), .idx = bidx, .found = s.d.i_size));
 			check_dentries(w, &s, db->dentry_bitmap, db->dentry,
 				       &db->filename[0][0], NR_DENTRY_IN_BLOCK, bidx);

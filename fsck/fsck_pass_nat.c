@@ -39,10 +39,10 @@ static void check_reserved(struct fsck_ctx *ctx)
 	const struct f2fs_nat_entry *e = ctx->nat.ent;
 
 	if (le32_to_cpu(e[0].block_addr) || le32_to_cpu(e[0].ino))
-		fsck_report(ctx, PR_NAT_RESERVED, FSCK_OBJ(.nid = 0, .str = "is in use"));
+		fsck_problem(ctx, PR_NAT_RESERVED, FSCK_OBJ(.nid = 0, .str = "is in use"));
 	for (uint32_t nid = F2FS_NODE_INO; nid <= F2FS_META_INO && nid < ctx->nat.max_nid; nid++)
 		if (le32_to_cpu(e[nid].block_addr) != 1 || le32_to_cpu(e[nid].ino) != nid)
-			fsck_report(ctx, PR_NAT_RESERVED, FSCK_OBJ(.nid = nid,
+			fsck_problem(ctx, PR_NAT_RESERVED, FSCK_OBJ(.nid = nid,
 				    .str = "is not the {ino = nid, block 1} placeholder"));
 }
 
@@ -56,17 +56,17 @@ static void check_entry(struct fsck_ctx *ctx, uint32_t nid, const struct f2fs_na
 	if (addr == NULL_ADDR)
 		return;
 	if (addr == NEW_ADDR) {
-		fsck_report(ctx, PR_NAT_NEW_ADDR, FSCK_OBJ(.nid = nid));
+		fsck_problem(ctx, PR_NAT_NEW_ADDR, FSCK_OBJ(.nid = nid));
 		return;
 	}
 	if (ino < F2FS_RESERVED_NODE_NUM || ino >= ctx->nat.max_nid)
-		fsck_report(ctx, PR_NAT_INO_INVALID, FSCK_OBJ(.nid = nid, .found = ino));
+		fsck_problem(ctx, PR_NAT_INO_INVALID, FSCK_OBJ(.nid = nid, .found = ino));
 	if (!fsck_addr_in_main(ctx, addr)) {
-		fsck_report(ctx, PR_NAT_ADDR_RANGE, FSCK_OBJ(.nid = nid, .blkaddr = addr));
+		fsck_problem(ctx, PR_NAT_ADDR_RANGE, FSCK_OBJ(.nid = nid, .blkaddr = addr));
 		return;
 	}
 	if (!fsck_sit_valid(ctx, addr) && ctx->sit_loaded)
-		fsck_report(ctx, PR_NAT_NOT_IN_SIT, FSCK_OBJ(.nid = nid, .blkaddr = addr,
+		fsck_problem(ctx, PR_NAT_NOT_IN_SIT, FSCK_OBJ(.nid = nid, .blkaddr = addr,
 			    .segno = f2fs_blkaddr_to_segno(ctx->fs, addr)));
 	rel = addr - ctx->fs->main_blkaddr;
 	if (fsck_bit(ctx->nat_addr, rel)) {
@@ -74,7 +74,7 @@ static void check_entry(struct fsck_ctx *ctx, uint32_t nid, const struct f2fs_na
 			dups->nid[dups->n] = nid;
 			dups->addr[dups->n++] = addr;
 		} else {
-			fsck_report(ctx, PR_NAT_SHARED_BLOCK, FSCK_OBJ(.nid = nid, .blkaddr = addr));
+			fsck_problem(ctx, PR_NAT_SHARED_BLOCK, FSCK_OBJ(.nid = nid, .blkaddr = addr));
 		}
 	}
 	fsck_set(ctx->nat_addr, rel);
@@ -91,7 +91,7 @@ static void report_dups(struct fsck_ctx *ctx, const struct dup_list *dups)
 				other = nid;
 				break;
 			}
-		fsck_report(ctx, PR_NAT_SHARED_BLOCK, FSCK_OBJ(.nid = dups->nid[i],
+		fsck_problem(ctx, PR_NAT_SHARED_BLOCK, FSCK_OBJ(.nid = dups->nid[i],
 			    .blkaddr = dups->addr[i], .found = other));
 	}
 }
@@ -292,7 +292,9 @@ static bool take_back(struct fsck_ctx *ctx, struct fsck_unnamed_node *u, const c
 {
 	struct f2fs_nat_entry e;
 
-	if (f2fs_nat_get(&ctx->nat, u->nid, &e))
+	if (f2fs_nat_get(&ctx->nat, u->nid, &e) ||
+	    !fsck_problem(ctx, PR_NAT_LOST, FSCK_OBJ(.nid = u->nid, .ino = u->ino,
+			  .blkaddr = u->addr, .str = why)))
 		return false;
 	e.ino = cpu_to_le32(u->ino);
 	e.block_addr = cpu_to_le32(u->addr);
@@ -300,8 +302,6 @@ static bool take_back(struct fsck_ctx *ctx, struct fsck_unnamed_node *u, const c
 		return false;
 	fsck_set(ctx->nat_addr, u->addr - ctx->fs->main_blkaddr);
 	u->taken = true;
-	fsck_report(ctx, PR_NAT_LOST, FSCK_OBJ(.nid = u->nid, .ino = u->ino, .blkaddr = u->addr,
-		    .str = why));
 	return true;
 }
 
@@ -408,10 +408,9 @@ bool fsck_nat_fix_inode_owner(struct fsck_ctx *ctx, uint32_t ino)
 	inode = !f2fs_dev_read(ctx->fs->dev, addr, 1, n) && le32_to_cpu(n->footer.nid) == ino &&
 		inode_block_sound(ctx, n);
 	free(n);
-	if (!inode)
+	if (!inode || !fsck_problem(ctx, PR_NODE_NAT_INO, FSCK_OBJ(.nid = ino,
+					     .found = le32_to_cpu(e.ino), .expected = ino)))
 		return false;
-	fsck_report(ctx, PR_NODE_NAT_INO, FSCK_OBJ(.nid = ino, .found = le32_to_cpu(e.ino),
-		    .expected = ino));
 	e.ino = cpu_to_le32(ino);
 	return f2fs_nat_set(&ctx->nat, ino, &e) == 0;
 }
@@ -429,7 +428,7 @@ int fsck_pass_nat(struct fsck_ctx *ctx)
 	c->nat_loaded = true;
 	err = f2fs_nat_load_all(c->fs, &c->nat);
 	if (err == -EFSCORRUPTED) {
-		fsck_report(ctx, PR_CP_SANITY, FSCK_OBJ(.str = "the NAT does not fit the superblock geometry"));
+		fsck_problem(ctx, PR_CP_SANITY, FSCK_OBJ(.str = "the NAT does not fit the superblock geometry"));
 		f2fs_nat_free(&c->nat);
 		c->nat_loaded = false;
 		return 0;

@@ -137,7 +137,7 @@ static bool node_home(const struct fsck_ctx *ctx, uint32_t addr)
 /* Mark a referenced block; false if it was already referenced, or (when
  * repairing) if it lies unallocated in a segment of the other class and
  * no summary says it is this slot's: such a reference is dropped and the
- * block given back (rep->unreach). */
+ * block given back (plan->unreach). */
 static bool mark_block(struct fsck_walk *w, uint32_t addr, bool is_node, uint64_t fofs,
 		       uint32_t nid, uint32_t ofs_in_node)
 {
@@ -148,26 +148,26 @@ static bool mark_block(struct fsck_walk *w, uint32_t addr, bool is_node, uint64_
 	bool foreign, drop;
 
 	if (fsck_bit(ctx->reach, rel)) {
-		fsck_report(ctx, PR_DATA_DUP, FSCK_OBJ(.ino = w->file.ino, .blkaddr = addr,
+		fsck_problem(ctx, PR_DATA_DUP, FSCK_OBJ(.ino = w->file.ino, .blkaddr = addr,
 			    .idx = is_node ? FSCK_NONE : fofs));
 		return false;
 	}
 	cls = ctx->sit_loaded ? class_segment(ctx, segno, is_node) : -1;
 	foreign = cls >= 0 && seg_is_node_type(ctx, (uint32_t)cls) != is_node;
 	if (foreign && !is_node && node_home(ctx, addr)) {
-		fsck_report(ctx, PR_SEG_TYPE_CLASS, FSCK_OBJ(.segno = segno, .blkaddr = addr,
+		fsck_problem(ctx, PR_SEG_TYPE_CLASS, FSCK_OBJ(.segno = segno, .blkaddr = addr,
 			    .found = ctx->sit.segs[cls].type,
 			    .str = "data"));
 		return false;
 	}
 	fsck_set(ctx->reach, rel);
-	drop = foreign && ctx->rep && !fsck_sit_valid(ctx, addr) &&
+	drop = foreign && !fsck_sit_valid(ctx, addr) &&
 	       (is_node || !summary_claims_data(ctx, addr, nid, ofs_in_node));
 	if (!drop)
 		ctx->seg_kind[segno] |= is_node ? 2 : 1;
 	if (foreign && !(ctx->seg_kind[segno] & 4)) {
 		ctx->seg_kind[segno] |= 4;
-		fsck_report(ctx, PR_SEG_TYPE_CLASS, FSCK_OBJ(.segno = segno, .blkaddr = addr,
+		fsck_problem(ctx, PR_SEG_TYPE_CLASS, FSCK_OBJ(.segno = segno, .blkaddr = addr,
 			    .found = ctx->sit.segs[cls].type, .str = is_node ? "node" : "data"));
 	}
 	if (drop) {
@@ -229,7 +229,7 @@ static void drop_data_slot(struct fsck_walk *w, uint32_t ofs_in_node, uint64_t f
 
 	if (f->ext_len && fofs >= f->ext_fofs && fofs < (uint64_t)f->ext_fofs + f->ext_len)
 		f->ext_dropped = true;
-	if (!w->ctx->rep || !w->cur_node)
+	if (!w->cur_node)
 		return;
 	n = fsck_fix_node(w->ctx, w->cur_nid, w->cur_addr, w->cur_node);
 	if (!n)
@@ -247,8 +247,6 @@ static void drop_ref(struct fsck_walk *w, const struct fsck_node_ref *r, bool re
 	struct fsck_ctx *ctx = w->ctx;
 	struct f2fs_node *p;
 
-	if (!ctx->rep)
-		return;
 	if (release_nid && r->nid < ctx->fs->max_nid)
 		ctx->ni[r->nid].flags &= (uint8_t)~FSCK_NI_NODE;
 	p = fsck_fix_node(ctx, r->parent_nid, r->parent_addr,
@@ -268,9 +266,9 @@ static void drop_ref(struct fsck_walk *w, const struct fsck_node_ref *r, bool re
 static void report_dropped_name(struct fsck_ctx *ctx, uint32_t ino, const char *where,
 				const struct fsck_dent_loc *loc)
 {
-	fsck_report(ctx, PR_DENT_INO, FSCK_OBJ(.ino = loc->dir_ino, .path = where,
-		    .str = where ? where + strlen(where) + 1 : NULL, .found = ino));
-	fsck_fix_dentry(ctx, loc, NULL, FSCK_DENT_DROP, 0);
+	if (fsck_problem(ctx, PR_DENT_INO, FSCK_OBJ(.ino = loc->dir_ino, .path = where,
+		    .str = where ? where + strlen(where) + 1 : NULL, .found = ino)))
+		fsck_fix_dentry(ctx, loc, NULL, FSCK_DENT_DROP, 0);
 }
 
 /* A name met while its inode waited in the queue, the inode now checked:
@@ -282,10 +280,10 @@ static void check_name_ftype(struct fsck_ctx *ctx, const struct fsck_name *nm,
 	if (!ni->mode_read || ni->dropped || (ni->flags & FSCK_NI_DIR) ||
 	    ni->ftype == F2FS_FT_UNKNOWN || nm->ftype == F2FS_FT_DIR || nm->ftype == ni->ftype)
 		return;
-	fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = nm->ino, .path = nm->where,
+	if (fsck_problem(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = nm->ino, .path = nm->where,
 		    .found = nm->ftype, .expected = ni->ftype,
-		    .str = nm->where + strlen(nm->where) + 1));
-	fsck_fix_dentry(ctx, &nm->loc, NULL, FSCK_DENT_FTYPE, ni->ftype);
+		    .str = nm->where + strlen(nm->where) + 1)))
+		fsck_fix_dentry(ctx, &nm->loc, NULL, FSCK_DENT_FTYPE, ni->ftype);
 }
 
 /* Settle the names of inodes the walk has decided on, and forget them. */
@@ -398,10 +396,8 @@ static bool claim_data_block(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_
 			f->last_data = fofs + 1;
 		return false;
 	}
-	if (ctx->rep) {
-		drop_data_slot(w, ofs_in_node, fofs);
-		f->counted--;
-	}
+	drop_data_slot(w, ofs_in_node, fofs);
+	f->counted--;
 	return false;
 }
 
@@ -422,7 +418,7 @@ static uint32_t dir_slot_home(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in
 	ctx->st.data_blocks++;
 	fsck_debug(ctx, 1, "ino %u: directory block %llu goes back to block %u (it named %u)",
 		   w->file.ino, (unsigned long long)fofs, home, bad);
-	if (!ctx->rep || !w->cur_node)
+	if (!w->cur_node)
 		return home;
 	w->file.counted++;	/* the drop took it off */
 	n = fsck_fix_node(ctx, w->cur_nid, w->cur_addr, w->cur_node);
@@ -451,10 +447,10 @@ static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 	}
 	if (addr == COMPRESS_ADDR) {
 		if (!f->compressed || fofs % f->cluster) {
-			fsck_report(ctx, PR_INODE_COMPRESS, FSCK_OBJ(.ino = f->ino, .idx = fofs,
+			bool planned = fsck_problem(ctx, PR_INODE_COMPRESS, FSCK_OBJ(.ino = f->ino, .idx = fofs,
 				    .str = !f->compressed ? "COMPRESS_ADDR in a file that is not compressed" :
 				    "COMPRESS_ADDR not at the start of a cluster"));
-			if (ctx->rep) {
+			if (planned) {
 				drop_data_slot(w, ofs_in_node, fofs);
 				return;
 			}
@@ -466,12 +462,11 @@ static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 		return;
 	}
 	if (!fsck_addr_in_main(ctx, addr)) {
-		fsck_report(ctx, PR_DATA_ADDR_RANGE, FSCK_OBJ(.ino = f->ino, .blkaddr = addr, .idx = fofs));
-		drop_data_slot(w, ofs_in_node, fofs);
+		if (fsck_problem(ctx, PR_DATA_ADDR_RANGE, FSCK_OBJ(.ino = f->ino, .blkaddr = addr,
+				 .idx = fofs)))
+			drop_data_slot(w, ofs_in_node, fofs);
 		if (!f->is_dir || !(addr = dir_slot_home(w, nid, ofs_in_node, fofs, addr)))
 			return;
-		if (!ctx->rep)
-			f->counted++;	/* a repair's dir_slot_home() counted it */
 	} else {
 		f->counted++;
 		note_extent(f, fofs, addr);
@@ -552,29 +547,30 @@ static bool resolve_ref(struct fsck_walk *w, struct fsck_node_ref *r, int next)
 	uint32_t ino = w->file.ino;
 
 	if (r->nid < F2FS_RESERVED_NODE_NUM || r->nid >= ctx->fs->max_nid) {
-		fsck_report(ctx, PR_NODE_NID_INVALID, FSCK_OBJ(.ino = ino, .nid = r->nid,
-			    .str = kind_name(r->kind)));
-		drop_ref(w, r, false);
+		if (fsck_problem(ctx, PR_NODE_NID_INVALID, FSCK_OBJ(.ino = ino, .nid = r->nid,
+			    .str = kind_name(r->kind))))
+			drop_ref(w, r, false);
 		return false;
 	}
 	if (fsck_nat_lookup(ctx, r->nid, &e) && le32_to_cpu(e.block_addr) == NULL_ADDR &&
 	    fsck_nat_restore(ctx, r->nid, ino, r->ofs))
 		fsck_nat_lookup(ctx, r->nid, &e);	/* its lost entry, taken back */
 	if (!fsck_nat_lookup(ctx, r->nid, &e) || le32_to_cpu(e.block_addr) == NULL_ADDR) {
-		fsck_report(ctx, PR_NODE_NAT_NULL, FSCK_OBJ(.ino = ino, .nid = r->nid,
-			    .str = kind_name(r->kind)));
-		if (!visit_rebuilt(w, r, next))
-			drop_ref(w, r, false);
+		if (fsck_problem(ctx, PR_NODE_NAT_NULL, FSCK_OBJ(.ino = ino, .nid = r->nid,
+			    .str = kind_name(r->kind)))) {
+			if (!visit_rebuilt(w, r, next))
+				drop_ref(w, r, false);
+		}
 		return false;
 	}
 	if (ctx->ni[r->nid].flags & FSCK_NI_NODE) {
-		fsck_report(ctx, PR_NODE_DUP, FSCK_OBJ(.nid = r->nid, .ino = ino));
-		drop_ref(w, r, false);
+		if (fsck_problem(ctx, PR_NODE_DUP, FSCK_OBJ(.nid = r->nid, .ino = ino)))
+			drop_ref(w, r, false);
 		return false;
 	}
 	ctx->ni[r->nid].flags |= FSCK_NI_NODE;
 	if (le32_to_cpu(e.ino) != ino)
-		fsck_report(ctx, PR_NODE_NAT_INO, FSCK_OBJ(.nid = r->nid, .found = le32_to_cpu(e.ino),
+		fsck_problem(ctx, PR_NODE_NAT_INO, FSCK_OBJ(.nid = r->nid, .found = le32_to_cpu(e.ino),
 			    .expected = ino));
 	r->addr = le32_to_cpu(e.block_addr);
 	if (!fsck_addr_in_main(ctx, r->addr)) {
@@ -594,31 +590,31 @@ static bool check_footer(struct fsck_walk *w, const struct fsck_node_ref *r,
 	uint32_t ofs = le32_to_cpu(n->footer.flag) >> OFFSET_BIT_SHIFT;
 
 	if (fnid != nid) {
-		fsck_report(ctx, PR_NODE_FOOTER_NID, FSCK_OBJ(.nid = nid, .blkaddr = addr, .found = fnid));
-		drop_ref(w, r, true);
-		if (r->kind == NODE_DIRECT && r->parent_is_inode != 2)
-			fsck_shared_lost_dnode(w, r);
+		if (fsck_problem(ctx, PR_NODE_FOOTER_NID, FSCK_OBJ(.nid = nid, .blkaddr = addr, .found = fnid))) {
+			drop_ref(w, r, true);
+			if (r->kind == NODE_DIRECT && r->parent_is_inode != 2)
+				fsck_shared_lost_dnode(w, r);
+		}
 		return false;
 	}
 	if (fino == fnid) {
-		fsck_report(ctx, PR_NODE_UNEXPECTED_INODE, FSCK_OBJ(.nid = nid, .ino = w->file.ino,
-			    .blkaddr = addr, .str = what));
-		drop_ref(w, r, true);
+		if (fsck_problem(ctx, PR_NODE_UNEXPECTED_INODE, FSCK_OBJ(.nid = nid, .ino = w->file.ino,
+			    .blkaddr = addr, .str = what)))
+			drop_ref(w, r, true);
 		return false;
 	}
 	if (ofs != want_ofs) {
-		fsck_report(ctx, PR_NODE_FOOTER_OFS, FSCK_OBJ(.nid = nid, .blkaddr = addr,
-			    .found = ofs, .expected = want_ofs));
-		drop_ref(w, r, true);
+		if (fsck_problem(ctx, PR_NODE_FOOTER_OFS, FSCK_OBJ(.nid = nid, .blkaddr = addr,
+			    .found = ofs, .expected = want_ofs)))
+			drop_ref(w, r, true);
 		return false;
 	}
 	if (fino != w->file.ino) {
 		struct f2fs_node *c;
 
-		fsck_report(ctx, PR_NODE_FOOTER_INO, FSCK_OBJ(.nid = nid, .blkaddr = addr,
-			    .found = fino, .expected = w->file.ino));
-		c = fsck_fix_node(ctx, nid, addr, n);
-		if (c)
+		if (fsck_problem(ctx, PR_NODE_FOOTER_INO, FSCK_OBJ(.nid = nid, .blkaddr = addr,
+				 .found = fino, .expected = w->file.ino)) &&
+		    (c = fsck_fix_node(ctx, nid, addr, n)))
 			c->footer.ino = cpu_to_le32(w->file.ino);
 	}
 	fsck_fix_owner(ctx, nid, w->file.ino);
@@ -635,7 +631,7 @@ static void visit_node(struct fsck_walk *w, const struct fsck_node_ref *r,
 		rebuilt = fsck_shared_rebuild_inner(w, r);
 	if (rebuilt) {
 		/* its old block is left to SIT: the new node goes out of place */
-		fsck_report(w->ctx, PR_NODE_FOOTER_NID, FSCK_OBJ(.nid = r->nid, .blkaddr = r->addr,
+		fsck_problem(w->ctx, PR_NODE_FOOTER_NID, FSCK_OBJ(.nid = r->nid, .blkaddr = r->addr,
 			    .found = le32_to_cpu(n->footer.nid)));
 		fsck_fix_owner(w->ctx, r->nid, f->ino);
 		n = rebuilt;
@@ -811,9 +807,9 @@ static void check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
 	struct f2fs_node *c;
 
 	if (iblocks && iblocks != f->counted)
-		fsck_report(ctx, PR_INODE_BLOCKS, FSCK_OBJ(.ino = f->ino, .found = iblocks,
+		fsck_problem(ctx, PR_INODE_BLOCKS, FSCK_OBJ(.ino = f->ino, .found = iblocks,
 			    .expected = f->counted));
-	if (iblocks != f->counted && f->counted && ctx->rep) {
+	if (iblocks != f->counted && f->counted) {
 		c = fsck_fix_node(ctx, f->ino, w->inode_addr, w->inode);
 		if (c)
 			c->i.i_blocks = cpu_to_le64(f->counted);
@@ -821,13 +817,12 @@ static void check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
 	if (!inl && !f->is_dir && S_ISREG(f->mode) && !f->keep_size && !f->verity &&
 	    !f->compressed && f->last_data &&
 	    (f->last_data - 1) * F2FS_BLKSIZE >= f->i_size) {
-		fsck_report(ctx, PR_INODE_SIZE, FSCK_OBJ(.ino = f->ino, .found = f->i_size,
-			    .expected = f->last_data - 1));
-		c = fsck_fix_node(ctx, f->ino, w->inode_addr, w->inode);
-		if (c)
+		if (fsck_problem(ctx, PR_INODE_SIZE, FSCK_OBJ(.ino = f->ino, .found = f->i_size,
+				 .expected = f->last_data - 1)) &&
+		    (c = fsck_fix_node(ctx, f->ino, w->inode_addr, w->inode)))
 			c->i.i_size = cpu_to_le64(f->last_data * F2FS_BLKSIZE);
 	}
-	if (f->ino == F2FS_ROOT_INO && f->is_dir && !f->i_size && ctx->rep) {
+	if (f->ino == F2FS_ROOT_INO && f->is_dir && !f->i_size) {
 		/* reported by check_item(): what mkdir and mkfs give it */
 		c = fsck_fix_node(ctx, f->ino, w->inode_addr, w->inode);
 		if (c)
@@ -835,14 +830,13 @@ static void check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
 						  (f->last_data ? f->last_data : 1) * F2FS_BLKSIZE);
 	}
 	if (root_owns_nothing(f, ri)) {
-		fsck_report(ctx, PR_ROOT_INLINE, FSCK_OBJ(.ino = f->ino));
-		fsck_fix_root_uninline(ctx);
+		if (fsck_problem(ctx, PR_ROOT_INLINE, FSCK_OBJ(.ino = f->ino)))
+			fsck_fix_root_uninline(ctx);
 	}
 	if (f->ext_len && (f->ext_mismatch || f->ext_match != f->ext_len)) {
-		fsck_report(ctx, PR_INODE_EXTENT, FSCK_OBJ(.ino = f->ino, .blkaddr = f->ext_blk,
-			    .str = "does not match the block mapping"));
-		c = fsck_fix_node(ctx, f->ino, w->inode_addr, w->inode);
-		if (c)
+		if (fsck_problem(ctx, PR_INODE_EXTENT, FSCK_OBJ(.ino = f->ino, .blkaddr = f->ext_blk,
+				 .str = "does not match the block mapping")) &&
+		    (c = fsck_fix_node(ctx, f->ino, w->inode_addr, w->inode)))
 			memset(&c->i.i_ext, 0, sizeof(c->i.i_ext));
 	} else if (f->ext_len && f->ext_dropped) {
 		/* part of the fix that dropped a slot inside it */
@@ -876,17 +870,18 @@ static void check_item(struct fsck_walk *w, const struct fsck_item *it,
 	 * named (orphans, lost inodes) carry no type to compare. */
 	if ((it->ftype != F2FS_FT_UNKNOWN || (it->kind == ITEM_NS && it->loc.dir_ino)) &&
 	    it->ftype != f->ftype && f->ftype != F2FS_FT_UNKNOWN) {
-		fsck_report(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = it->ino, .path = fsck_pname_path(it->pn),
-			    .found = it->ftype, .expected = f->ftype, .str = fsck_pname_path(it->pn)));
-		if (it->kind == ITEM_NS && it->loc.dir_ino)
+		if (fsck_problem(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = it->ino,
+				 .path = fsck_pname_path(it->pn), .found = it->ftype,
+				 .expected = f->ftype, .str = fsck_pname_path(it->pn))) &&
+		    it->kind == ITEM_NS && it->loc.dir_ino)
 			fsck_fix_dentry(ctx, &it->loc, NULL, FSCK_DENT_FTYPE, f->ftype);
 	}
 	/* f2fs_fill_super() refuses a root without i_size (or i_blocks,
 	 * which check_sizes() sets); i_links is counted like any other */
 	if (it->ino == F2FS_ROOT_INO && it->kind == ITEM_NS && f->is_dir && !le64_to_cpu(ri->i_size))
-		fsck_report(ctx, PR_ROOT_NOT_DIR, FSCK_OBJ(.ino = it->ino, .str = "zero size"));
+		fsck_problem(ctx, PR_ROOT_NOT_DIR, FSCK_OBJ(.ino = it->ino, .str = "zero size"));
 	if (it->kind == ITEM_QUOTA && !S_ISREG(f->mode))
-		fsck_report(ctx, PR_QUOTA_INODE, FSCK_OBJ(.ino = it->ino, .idx = it->idx,
+		fsck_problem(ctx, PR_QUOTA_INODE, FSCK_OBJ(.ino = it->ino, .idx = it->idx,
 			    .str = "not a regular file"));
 	if (f->is_dir && it->kind == ITEM_NS && it->parent != it->ino &&
 	    fsck_subdirs_add(ctx, it->parent))
@@ -961,8 +956,8 @@ static void root_unusable(struct fsck_walk *w, const char *why)
 	if (w->root_refused)
 		return;
 	w->root_refused = true;
-	fsck_report(w->ctx, PR_ROOT_NOT_DIR, FSCK_OBJ(.ino = F2FS_ROOT_INO, .str = why));
-	fsck_fix_root(w->ctx);
+	if (fsck_problem(w->ctx, PR_ROOT_NOT_DIR, FSCK_OBJ(.ino = F2FS_ROOT_INO, .str = why)))
+		fsck_fix_root(w->ctx);
 }
 
 /* An intact root inode of a type other than a directory: the kernel
@@ -1018,9 +1013,8 @@ static const struct f2fs_node *restore_footer(struct fsck_walk *w, const struct 
 	if (f2fs_inode_has_checksum(ctx->fs->features, c) &&
 	    f2fs_inode_checksum(ctx->fs->inode_chksum_seed, c) != le32_to_cpu(c->i.i_inode_checksum))
 		return NULL;
-	fsck_report(ctx, PR_INODE_FOOTER, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
-		    .str = faults == 1 ? "footer nid" : faults == 2 ? "footer ino" : "node offset"));
-	if (!ctx->rep)
+	if (!fsck_problem(ctx, PR_INODE_FOOTER, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
+			  .str = faults == 1 ? "footer nid" : faults == 2 ? "footer ino" : "node offset")))
 		return c;
 	return fsck_fix_node(ctx, it->ino, it->addr, c);
 }
@@ -1043,20 +1037,20 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 		}
 	}
 	if (fnid != it->ino) {
-		fsck_report(ctx, PR_NODE_FOOTER_NID, FSCK_OBJ(.nid = it->ino, .blkaddr = it->addr,
+		fsck_problem(ctx, PR_NODE_FOOTER_NID, FSCK_OBJ(.nid = it->ino, .blkaddr = it->addr,
 			    .found = fnid));
 		drop_item_dentry(w, it);
 		return;
 	}
 	if (fino != fnid || (le32_to_cpu(n->footer.flag) >> OFFSET_BIT_SHIFT) != 0) {
-		fsck_report(ctx, PR_NODE_NOT_INODE, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
+		fsck_problem(ctx, PR_NODE_NOT_INODE, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
 			    .str = fino != fnid ? "footer ino differs from nid" : "non-zero node offset"));
 		drop_item_dentry(w, it);
 		return;
 	}
 	why = inode_block_refused(ctx, it->ino, it->addr);
 	if (why) {
-		fsck_report(ctx, PR_NODE_NOT_INODE, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
+		fsck_problem(ctx, PR_NODE_NOT_INODE, FSCK_OBJ(.ino = it->ino, .blkaddr = it->addr,
 			    .str = why));
 		drop_item_dentry(w, it);
 		return;
@@ -1169,14 +1163,14 @@ static bool resolve_item(struct fsck_walk *w, struct fsck_item *it)
 
 	if (!fsck_nat_lookup(ctx, it->ino, &e) || le32_to_cpu(e.block_addr) == NULL_ADDR) {
 		if (it->kind == ITEM_ORPHAN)
-			fsck_report(ctx, PR_CP_ORPHAN_INO, FSCK_OBJ(.ino = it->ino, .str = "not in use"));
+			fsck_problem(ctx, PR_CP_ORPHAN_INO, FSCK_OBJ(.ino = it->ino, .str = "not in use"));
 		else if (it->kind == ITEM_QUOTA)
-			fsck_report(ctx, PR_QUOTA_INODE, FSCK_OBJ(.ino = it->ino, .idx = it->idx,
+			fsck_problem(ctx, PR_QUOTA_INODE, FSCK_OBJ(.ino = it->ino, .idx = it->idx,
 				    .str = "not in use"));
 		else if (it->ino == F2FS_ROOT_INO)
 			root_unusable(w, "no NAT entry");
 		else
-			fsck_report(ctx, PR_NODE_NAT_NULL, FSCK_OBJ(.ino = it->ino, .nid = it->ino,
+			fsck_problem(ctx, PR_NODE_NAT_NULL, FSCK_OBJ(.ino = it->ino, .nid = it->ino,
 				    .path = fsck_pname_path(it->pn), .str = "inode"));
 		drop_item_dentry(w, it);
 		return false;
@@ -1187,7 +1181,7 @@ static bool resolve_item(struct fsck_walk *w, struct fsck_item *it)
 		return false;	/* reported by the NAT pass */
 	}
 	if (ctx->ni[it->ino].flags & FSCK_NI_NODE) {
-		fsck_report(ctx, PR_NODE_DUP, FSCK_OBJ(.nid = it->ino, .ino = it->ino));
+		fsck_problem(ctx, PR_NODE_DUP, FSCK_OBJ(.nid = it->ino, .ino = it->ino));
 		drop_item_dentry(w, it);
 		return false;
 	}
@@ -1252,7 +1246,7 @@ static void push_roots(struct fsck_walk *w)
 				continue;
 			if (q < F2FS_RESERVED_NODE_NUM || q >= ctx->fs->max_nid ||
 			    (ctx->ni[q].flags & FSCK_NI_QUEUED)) {
-				fsck_report(ctx, PR_QUOTA_INODE, FSCK_OBJ(.ino = q, .idx = (uint64_t)i,
+				fsck_problem(ctx, PR_QUOTA_INODE, FSCK_OBJ(.ino = q, .idx = (uint64_t)i,
 					    .str = "invalid or repeated inode number"));
 				continue;
 			}
@@ -1273,13 +1267,13 @@ static void report_reached_orphan(struct fsck_ctx *ctx, uint32_t i, uint32_t ino
 	const struct fsck_nid_info *ni = &ctx->ni[ino];
 
 	if (ino == F2FS_ROOT_INO)
-		fsck_report(ctx, PR_CP_ORPHAN_INO, FSCK_OBJ(.idx = i, .ino = ino,
+		fsck_problem(ctx, PR_CP_ORPHAN_INO, FSCK_OBJ(.idx = i, .ino = ino,
 			    .str = "the root inode (the kernel's orphan recovery fails the mount)"));
 	else if (ni->flags & FSCK_NI_QUOTA)
-		fsck_report(ctx, PR_CP_ORPHAN_INO, FSCK_OBJ(.idx = i, .ino = ino,
+		fsck_problem(ctx, PR_CP_ORPHAN_INO, FSCK_OBJ(.idx = i, .ino = ino,
 			    .str = "a quota inode (the kernel's orphan recovery fails the mount)"));
 	else if ((ni->flags & FSCK_NI_INODE) && ni->links_found)
-		fsck_report(ctx, PR_CP_ORPHAN_LIVE, FSCK_OBJ(.ino = ino, .found = ni->links_found));
+		fsck_problem(ctx, PR_CP_ORPHAN_LIVE, FSCK_OBJ(.ino = ino, .found = ni->links_found));
 }
 
 static int cmp_orphan_slot(const void *a, const void *b)
@@ -1327,7 +1321,7 @@ static void push_orphans(struct fsck_walk *w)
 		uint32_t ino = ctx->orphans[i];
 
 		if (rep[i]) {
-			fsck_report(ctx, PR_CP_ORPHAN_INO, FSCK_OBJ(.idx = i, .ino = ino,
+			fsck_problem(ctx, PR_CP_ORPHAN_INO, FSCK_OBJ(.idx = i, .ino = ino,
 				    .str = "repeated in the orphan list (the kernel's second recovery of it "
 					   "finds no inode and fails the mount)"));
 			continue;
@@ -1361,9 +1355,9 @@ static void walk_lost(struct fsck_walk *w)
 			    le32_to_cpu(e->ino) != nid || (ctx->ni[nid].flags & FSCK_NI_QUEUED) ||
 			    !fsck_addr_in_main(ctx, le32_to_cpu(e->block_addr)))
 				continue;
-			fsck_report(ctx, PR_INODE_UNREACHABLE, FSCK_OBJ(.ino = nid,
-				    .blkaddr = le32_to_cpu(e->block_addr)));
-			fsck_fix_lost(ctx, nid);
+			if (fsck_problem(ctx, PR_INODE_UNREACHABLE, FSCK_OBJ(.ino = nid,
+				    .blkaddr = le32_to_cpu(e->block_addr))))
+				fsck_fix_lost(ctx, nid);
 			ctx->st.lost_inodes++;
 			fsck_walk_push(w, nid, 0, F2FS_FT_UNKNOWN, ITEM_LOST, NULL);
 			walk_stack(w);
@@ -1378,7 +1372,7 @@ static void fix_links(struct fsck_ctx *ctx, uint32_t ino, uint64_t want)
 	struct f2fs_nat_entry e;
 	struct f2fs_node *c;
 
-	if (!ctx->rep || !fsck_nat_lookup(ctx, ino, &e))
+	if (!fsck_nat_lookup(ctx, ino, &e))
 		return;
 	c = fsck_fix_node(ctx, ino, le32_to_cpu(e.block_addr), NULL);
 	if (c)
@@ -1389,13 +1383,14 @@ static void check_links_of(struct fsck_ctx *ctx, uint32_t nid)
 {
 	struct fsck_nid_info *ni = &ctx->ni[nid];
 	uint64_t want;
+	bool planned;
 
 	if (!(ni->flags & FSCK_NI_INODE) || (ni->flags & FSCK_NI_LOST))
 		return;
 	if ((ni->flags & FSCK_NI_ORPHAN) && ni->links_found) {
 		/* recover_orphan_inode() would clear its links and truncate it */
-		fsck_report(ctx, PR_CP_ORPHAN_LIVE, FSCK_OBJ(.ino = nid, .found = ni->links_found));
-		if (ctx->rep)
+		if (fsck_problem(ctx, PR_CP_ORPHAN_LIVE, FSCK_OBJ(.ino = nid,
+				 .found = ni->links_found)))
 			ni->flags &= (uint8_t)~FSCK_NI_ORPHAN;	/* dropped from the list */
 	}
 	if (ni->flags & FSCK_NI_QUOTA)
@@ -1407,13 +1402,15 @@ static void check_links_of(struct fsck_ctx *ctx, uint32_t nid)
 	if (ni->i_links == want)
 		return;
 	if ((ni->flags & FSCK_NI_ORPHAN) && !(ni->flags & FSCK_NI_DIR) && !ni->links_found) {
-		fsck_report(ctx, PR_INODE_ORPHAN_LINKS, FSCK_OBJ(.ino = nid, .found = ni->i_links));
 		want = 0;
+		planned = fsck_problem(ctx, PR_INODE_ORPHAN_LINKS, FSCK_OBJ(.ino = nid,
+							.found = ni->i_links));
 	} else {
-		fsck_report(ctx, PR_INODE_LINKS, FSCK_OBJ(.ino = nid, .found = ni->i_links,
-			    .expected = want));
+		planned = fsck_problem(ctx, PR_INODE_LINKS, FSCK_OBJ(.ino = nid, .found = ni->i_links,
+							.expected = want));
 	}
-	fix_links(ctx, nid, want);
+	if (planned)
+		fix_links(ctx, nid, want);
 }
 
 static void check_links(struct fsck_ctx *ctx)

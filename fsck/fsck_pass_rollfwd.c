@@ -67,7 +67,7 @@ static void check_new_inode(struct fsck_ctx *ctx, const struct f2fs_node *n, uin
 	ctx->ni[ino].flags |= FSCK_NI_CHAIN;
 	if (nid == ino && (flag & (1u << DENT_BIT_SHIFT)) && fsck_nat_lookup(ctx, ino, &e) &&
 	    le32_to_cpu(e.block_addr) != NULL_ADDR)
-		fsck_report(ctx, PR_RF_DENT_INODE_IN_NAT, FSCK_OBJ(.ino = ino, .blkaddr = addr));
+		fsck_problem(ctx, PR_RF_DENT_INODE_IN_NAT, FSCK_OBJ(.ino = ino, .blkaddr = addr));
 }
 
 int fsck_pass_rollforward(struct fsck_ctx *ctx)
@@ -95,7 +95,7 @@ int fsck_pass_rollforward(struct fsck_ctx *ctx)
 		const struct f2fs_node *n;
 
 		if (fsck_bit(ctx->chain, rel)) {
-			fsck_report(ctx, PR_RF_CHAIN_LOOP, FSCK_OBJ(.blkaddr = addr));
+			fsck_problem(ctx, PR_RF_CHAIN_LOOP, FSCK_OBJ(.blkaddr = addr));
 			break;
 		}
 		if (addr < win_start || addr >= win_start + win_n) {
@@ -117,14 +117,14 @@ int fsck_pass_rollforward(struct fsck_ctx *ctx)
 		fsck_fix_chain_node(ctx, addr, n);
 		count++;
 		if (fsck_sit_valid(ctx, addr))
-			fsck_report(ctx, PR_RF_CHAIN_OVERLAP, FSCK_OBJ(.blkaddr = addr));
+			fsck_problem(ctx, PR_RF_CHAIN_OVERLAP, FSCK_OBJ(.blkaddr = addr));
 		check_new_inode(ctx, n, addr);
 		addr = le32_to_cpu(n->footer.next_blkaddr);
 	}
 	free(buf);
 	ctx->st.chain_nodes = count;
 	if (count && !err)
-		fsck_report(ctx, other_crc ? PR_RF_CHAIN_OTHER_CRC : PR_RF_CHAIN, FSCK_OBJ(.found = count));
+		fsck_problem(ctx, other_crc ? PR_RF_CHAIN_OTHER_CRC : PR_RF_CHAIN, FSCK_OBJ(.found = count));
 	fsck_progress(ctx, 5, 1, 1);
 	return err;
 }

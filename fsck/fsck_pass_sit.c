@@ -132,13 +132,13 @@ static void check_entry(struct fsck_ctx *ctx, uint32_t segno)
 		return;
 	bits = f2fs_sit_map_weight(se->cur_valid_map);
 	if (se->valid_blocks > BLKS_PER_SEG)
-		fsck_report(ctx, PR_SIT_COUNT_RANGE, FSCK_OBJ(.segno = segno,
+		fsck_problem(ctx, PR_SIT_COUNT_RANGE, FSCK_OBJ(.segno = segno,
 			    .found = se->valid_blocks, .expected = BLKS_PER_SEG));
 	else if (bits != se->valid_blocks)
-		fsck_report(ctx, PR_SIT_COUNT_POPCOUNT, FSCK_OBJ(.segno = segno,
+		fsck_problem(ctx, PR_SIT_COUNT_POPCOUNT, FSCK_OBJ(.segno = segno,
 			    .found = se->valid_blocks, .expected = bits));
 	if (se->type >= NR_CURSEG_TYPE)
-		fsck_report(ctx, PR_SIT_BAD_TYPE, FSCK_OBJ(.segno = segno, .found = se->type));
+		fsck_problem(ctx, PR_SIT_BAD_TYPE, FSCK_OBJ(.segno = segno, .found = se->type));
 }
 
 /* One pass over the segments: each entry, then the totals. */
@@ -156,10 +156,10 @@ static void check_entries(struct fsck_ctx *ctx)
 			nodes += se->valid_blocks;
 	}
 	if (nodes != le32_to_cpu(cp->valid_node_count))
-		fsck_report(ctx, PR_SIT_NODE_TOTAL, FSCK_OBJ(.found = nodes,
+		fsck_problem(ctx, PR_SIT_NODE_TOTAL, FSCK_OBJ(.found = nodes,
 			    .expected = le32_to_cpu(cp->valid_node_count)));
 	if (all > le64_to_cpu(cp->valid_block_count))
-		fsck_report(ctx, PR_SIT_TOTAL_EXCEEDS, FSCK_OBJ(.found = all,
+		fsck_problem(ctx, PR_SIT_TOTAL_EXCEEDS, FSCK_OBJ(.found = all,
 			    .expected = le64_to_cpu(cp->valid_block_count)));
 }
 
@@ -213,7 +213,7 @@ static void check_journalled_block_entries(struct fsck_ctx *ctx)
 			continue;
 		why = fault_words(&raw, buf, sizeof(buf));
 		if (why)
-			fsck_report(ctx, PR_SIT_BLOCK_ENTRY_JOURNALLED,
+			fsck_problem(ctx, PR_SIT_BLOCK_ENTRY_JOURNALLED,
 				    FSCK_OBJ(.segno = segno, .str = why));
 	}
 }
@@ -232,7 +232,7 @@ int fsck_pass_sit(struct fsck_ctx *ctx)
 	}
 	f2fs_dev_issue_readahead(ctx->fs->dev);
 	if (err == -EFSCORRUPTED) {
-		fsck_report(ctx, PR_CP_SANITY, FSCK_OBJ(.str = "the SIT does not fit the superblock geometry"));
+		fsck_problem(ctx, PR_CP_SANITY, FSCK_OBJ(.str = "the SIT does not fit the superblock geometry"));
 		return 0;
 	}
 	if (err)

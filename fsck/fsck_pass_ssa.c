@@ -125,21 +125,21 @@ static bool check_one(struct fsck_ctx *ctx, const struct fsck_ssa_ent *e,
 	if (!last && !e->is_node && !data_entry_matches(ctx, e, s))
 		return false;
 	if (nid != e->nid) {
-		fsck_report(ctx, PR_SSA_NID, FSCK_OBJ(.blkaddr = e->blkaddr, .found = nid,
-			    .expected = e->nid));
-		fsck_fix_ssa(ctx, e->blkaddr, e->nid, e->ofs_in_node, e->is_node);
+		if (fsck_problem(ctx, PR_SSA_NID, FSCK_OBJ(.blkaddr = e->blkaddr, .found = nid,
+				 .expected = e->nid)))
+			fsck_fix_ssa(ctx, e->blkaddr, e->nid, e->ofs_in_node, e->is_node);
 		return true;
 	}
 	if (e->is_node)
 		return true;
 	if (le16_to_cpu(s->ofs_in_node) != e->ofs_in_node) {
-		fsck_report(ctx, PR_SSA_OFS, FSCK_OBJ(.blkaddr = e->blkaddr, .nid = e->nid,
-			    .found = le16_to_cpu(s->ofs_in_node), .expected = e->ofs_in_node));
-		fsck_fix_ssa(ctx, e->blkaddr, e->nid, e->ofs_in_node, false);
+		if (fsck_problem(ctx, PR_SSA_OFS, FSCK_OBJ(.blkaddr = e->blkaddr, .nid = e->nid,
+				 .found = le16_to_cpu(s->ofs_in_node), .expected = e->ofs_in_node)))
+			fsck_fix_ssa(ctx, e->blkaddr, e->nid, e->ofs_in_node, false);
 	} else if (fsck_nat_lookup(ctx, e->nid, &ne) && ne.version != s->version) {
-		fsck_report(ctx, PR_SSA_VERSION, FSCK_OBJ(.blkaddr = e->blkaddr, .nid = e->nid,
-			    .found = s->version, .expected = ne.version));
-		fsck_fix_ssa(ctx, e->blkaddr, e->nid, e->ofs_in_node, false);
+		if (fsck_problem(ctx, PR_SSA_VERSION, FSCK_OBJ(.blkaddr = e->blkaddr, .nid = e->nid,
+				 .found = s->version, .expected = ne.version)))
+			fsck_fix_ssa(ctx, e->blkaddr, e->nid, e->ofs_in_node, false);
 	}
 	return true;
 }
@@ -151,9 +151,9 @@ static void check_footer(struct fsck_ctx *ctx, uint32_t segno, const struct f2fs
 
 	if (kind == 3 || (kind == 2 && type == SUM_TYPE_NODE) || (kind == 1 && type == SUM_TYPE_DATA))
 		return;	/* mixed segments are reported by the walk */
-	fsck_report(ctx, PR_SSA_FOOTER_TYPE, FSCK_OBJ(.segno = segno, .found = type,
-		    .str = kind == 2 ? "node" : "data"));
-	fsck_fix_ssa_footer(ctx, f2fs_seg_start_blkaddr(ctx->fs, segno));
+	if (fsck_problem(ctx, PR_SSA_FOOTER_TYPE, FSCK_OBJ(.segno = segno, .found = type,
+			 .str = kind == 2 ? "node" : "data")))
+		fsck_fix_ssa_footer(ctx, f2fs_seg_start_blkaddr(ctx->fs, segno));
 }
 
 /* Check the n entries at ents, which all lie in segno; the ones kept for

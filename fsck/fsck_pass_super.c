@@ -34,15 +34,15 @@ static void check_sb_copies(struct fsck_ctx *ctx)
 
 	for (int i = 0; i < 2; i++)
 		if (fs->sb_check[i].err)
-			fsck_report(ctx, PR_SB_COPY_INVALID, FSCK_OBJ(.sb = (uint64_t)i + 1,
+			fsck_problem(ctx, PR_SB_COPY_INVALID, FSCK_OBJ(.sb = (uint64_t)i + 1,
 				    .str = fs->sb_check[i].why ? fs->sb_check[i].why : "unreadable"));
 	if (fs->salvage.sb_cp_disagrees >= 0)
-		fsck_report(ctx, PR_SB_COPY_INVALID, FSCK_OBJ(
+		fsck_problem(ctx, PR_SB_COPY_INVALID, FSCK_OBJ(
 			    .sb = (uint64_t)fs->salvage.sb_cp_disagrees + 1,
 			    .str = fs->salvage.sb_cp_disagrees_why));
 	if (!fs->sb_check[0].err && !fs->sb_check[1].err &&
 	    memcmp(&fs->sb_copy[0], &fs->sb_copy[1], sizeof(fs->sb_copy[0])))
-		fsck_report(ctx, PR_SB_COPIES_DIFFER, FSCK_OBJ(.sb = (uint64_t)fs->sb_index + 1));
+		fsck_problem(ctx, PR_SB_COPIES_DIFFER, FSCK_OBJ(.sb = (uint64_t)fs->sb_index + 1));
 }
 
 static bool any_nonzero(const uint8_t *p, size_t n)
@@ -64,25 +64,25 @@ static void check_sb_features(struct fsck_ctx *ctx)
 		char names[256];
 
 		f2fs_features_to_string(missing, names, sizeof(names));
-		fsck_report(ctx, PR_SB_FEATURE_DEPS, FSCK_OBJ(.str = names));
+		fsck_problem(ctx, PR_SB_FEATURE_DEPS, FSCK_OBJ(.str = names));
 	}
 	if (feat & ~KNOWN_FEATURES)
-		fsck_report(ctx, PR_SB_UNKNOWN_FEATURE, FSCK_OBJ(.found = feat & ~KNOWN_FEATURES));
+		fsck_problem(ctx, PR_SB_UNKNOWN_FEATURE, FSCK_OBJ(.found = feat & ~KNOWN_FEATURES));
 	if ((feat & F2FS_FEATURE_CASEFOLD) && le16_to_cpu(sb->s_encoding) != F2FS_ENC_UTF8_12_1)
-		fsck_report(ctx, PR_SB_ENCODING, FSCK_OBJ(.found = le16_to_cpu(sb->s_encoding)));
+		fsck_problem(ctx, PR_SB_ENCODING, FSCK_OBJ(.found = le16_to_cpu(sb->s_encoding)));
 	if (excess)
-		fsck_report(ctx, PR_SB_SEGMENT_COUNT_EXCESS, FSCK_OBJ(.found = excess));
+		fsck_problem(ctx, PR_SB_SEGMENT_COUNT_EXCESS, FSCK_OBJ(.found = excess));
 	if (!(feat & F2FS_FEATURE_QUOTA_INO) && any_nonzero((const uint8_t *)sb->qf_ino,
 							    sizeof(sb->qf_ino))) {
 		char inos[48];
 
 		snprintf(inos, sizeof(inos), "%u %u %u", le32_to_cpu(sb->qf_ino[0]),
 			 le32_to_cpu(sb->qf_ino[1]), le32_to_cpu(sb->qf_ino[2]));
-		fsck_report(ctx, PR_SB_QUOTA_INO_NO_FEATURE, FSCK_OBJ(.str = inos));
+		fsck_problem(ctx, PR_SB_QUOTA_INO_NO_FEATURE, FSCK_OBJ(.str = inos));
 	}
 	if (any_nonzero(sb->s_errors, sizeof(sb->s_errors)) ||
 	    any_nonzero(sb->s_stop_reason, sizeof(sb->s_stop_reason)))
-		fsck_report(ctx, PR_SB_KERNEL_ERRORS, FSCK_OBJ());
+		fsck_problem(ctx, PR_SB_KERNEL_ERRORS, FSCK_OBJ());
 }
 
 /* Version a damaged pack's first block claims (unverified), to tell a
@@ -136,11 +136,11 @@ static void check_packs(struct fsck_ctx *ctx)
 		if (fs->cp_index >= 0 && raw_pack_version(ctx, i, &ver))
 			newer = f2fs_cp_version_newer(ver, fs->cp_version[fs->cp_index]);
 		if (newer)
-			fsck_report(ctx, torn_write(why) ? PR_CP_TORN : PR_CP_NEWER_PACK_INVALID, obj);
+			fsck_problem(ctx, torn_write(why) ? PR_CP_TORN : PR_CP_NEWER_PACK_INVALID, obj);
 		else if (fs->cp_index >= 0 && torn_or_crc(why))
-			fsck_report(ctx, PR_CP_OLDER_PACK_TORN, obj);
+			fsck_problem(ctx, PR_CP_OLDER_PACK_TORN, obj);
 		else
-			fsck_report(ctx, PR_CP_PACK_INVALID, obj);
+			fsck_problem(ctx, PR_CP_PACK_INVALID, obj);
 	}
 }
 
@@ -153,12 +153,12 @@ static void report_cp_salvage(struct fsck_ctx *ctx)
 	const struct f2fs_salvage *s = &fs->salvage;
 
 	if (s->cp_crc_only)
-		fsck_report(ctx, PR_CP_CRC_ONLY, FSCK_OBJ(.cp = (uint64_t)fs->cp_index + 1));
+		fsck_problem(ctx, PR_CP_CRC_ONLY, FSCK_OBJ(.cp = (uint64_t)fs->cp_index + 1));
 	if (s->cp_dropped >= 0)
-		fsck_report(ctx, PR_CP_NEWEST_UNUSABLE, FSCK_OBJ(.cp = (uint64_t)s->cp_dropped + 1,
+		fsck_problem(ctx, PR_CP_NEWEST_UNUSABLE, FSCK_OBJ(.cp = (uint64_t)s->cp_dropped + 1,
 			    .found = (uint64_t)fs->cp_index + 1, .str = s->cp_dropped_why));
 	for (uint32_t i = 0; i < s->n_cp_derived; i++)
-		fsck_report(ctx, PR_CP_FIELD_DERIVED, FSCK_OBJ(.cp = (uint64_t)fs->cp_index + 1,
+		fsck_problem(ctx, PR_CP_FIELD_DERIVED, FSCK_OBJ(.cp = (uint64_t)fs->cp_index + 1,
 			    .str = s->cp_derived[i].field, .found = s->cp_derived[i].found,
 			    .expected = s->cp_derived[i].value));
 }
@@ -195,9 +195,9 @@ static void report_sb_rebuild(struct fsck_ctx *ctx)
 	if (!s->sb_rebuilt)
 		return;
 	derived_sb_names(s, names, sizeof(names));
-	fsck_report(ctx, PR_SB_REBUILT, FSCK_OBJ(.sb = (uint64_t)ctx->fs->sb_index + 1, .str = names));
+	fsck_problem(ctx, PR_SB_REBUILT, FSCK_OBJ(.sb = (uint64_t)ctx->fs->sb_index + 1, .str = names));
 	for (uint32_t i = 0; i < s->n_sb_derived; i++)
-		fsck_report(ctx, PR_SB_FIELD_DERIVED, FSCK_OBJ(.sb = (uint64_t)s->sb_derived[i].copy + 1,
+		fsck_problem(ctx, PR_SB_FIELD_DERIVED, FSCK_OBJ(.sb = (uint64_t)s->sb_derived[i].copy + 1,
 			    .str = f2fs_sb_derivable_name(s->sb_derived[i].field),
 			    .found = s->sb_derived[i].found, .expected = s->sb_derived[i].value));
 }
@@ -207,13 +207,13 @@ static void check_cp_flags(struct fsck_ctx *ctx)
 	uint32_t flags = ctx->fs->cp_flags;
 
 	if (flags & CP_ERROR_FLAG)
-		fsck_report(ctx, PR_CP_ERROR_FLAG, FSCK_OBJ(.cp = (uint64_t)ctx->fs->cp_index + 1));
+		fsck_problem(ctx, PR_CP_ERROR_FLAG, FSCK_OBJ(.cp = (uint64_t)ctx->fs->cp_index + 1));
 	if (flags & CP_FSCK_FLAG)
-		fsck_report(ctx, PR_CP_FSCK_FLAG, FSCK_OBJ());
+		fsck_problem(ctx, PR_CP_FSCK_FLAG, FSCK_OBJ());
 	if (flags & CP_QUOTA_NEED_FSCK_FLAG)
-		fsck_report(ctx, PR_CP_QUOTA_NEED_FSCK, FSCK_OBJ());
+		fsck_problem(ctx, PR_CP_QUOTA_NEED_FSCK, FSCK_OBJ());
 	if (!(flags & CP_UMOUNT_FLAG))
-		fsck_report(ctx, PR_CP_NOT_UMOUNT, FSCK_OBJ());
+		fsck_problem(ctx, PR_CP_NOT_UMOUNT, FSCK_OBJ());
 }
 
 static void check_nat_journal(struct fsck_ctx *ctx)
@@ -222,7 +222,7 @@ static void check_nat_journal(struct fsck_ctx *ctx)
 	uint32_t n = le16_to_cpu(j->n_nats);
 
 	if (n > NAT_JOURNAL_ENTRIES) {
-		fsck_report(ctx, PR_CP_NAT_JOURNAL_COUNT, FSCK_OBJ(.found = n,
+		fsck_problem(ctx, PR_CP_NAT_JOURNAL_COUNT, FSCK_OBJ(.found = n,
 			    .expected = NAT_JOURNAL_ENTRIES));
 		n = NAT_JOURNAL_ENTRIES;
 	}
@@ -230,14 +230,14 @@ static void check_nat_journal(struct fsck_ctx *ctx)
 		uint32_t nid = le32_to_cpu(j->nat_j.entries[i].nid);
 
 		if (nid >= ctx->fs->max_nid)
-			fsck_report(ctx, PR_CP_NAT_JOURNAL_ENTRY, FSCK_OBJ(.idx = i, .nid = nid,
+			fsck_problem(ctx, PR_CP_NAT_JOURNAL_ENTRY, FSCK_OBJ(.idx = i, .nid = nid,
 				    .str = "nid is out of range"));
 		else if (nid < F2FS_RESERVED_NODE_NUM)
-			fsck_report(ctx, PR_CP_NAT_JOURNAL_ENTRY, FSCK_OBJ(.idx = i, .nid = nid,
+			fsck_problem(ctx, PR_CP_NAT_JOURNAL_ENTRY, FSCK_OBJ(.idx = i, .nid = nid,
 				    .str = "reserved nid in the journal"));
 		for (uint32_t k = 0; k < i; k++)
 			if (le32_to_cpu(j->nat_j.entries[k].nid) == nid) {
-				fsck_report(ctx, PR_CP_NAT_JOURNAL_ENTRY, FSCK_OBJ(.idx = i,
+				fsck_problem(ctx, PR_CP_NAT_JOURNAL_ENTRY, FSCK_OBJ(.idx = i,
 					    .nid = nid, .str = "nid repeated in the journal"));
 				break;
 			}
@@ -250,7 +250,7 @@ static void check_sit_journal(struct fsck_ctx *ctx)
 	uint32_t n = le16_to_cpu(j->n_sits);
 
 	if (n > SIT_JOURNAL_ENTRIES) {
-		fsck_report(ctx, PR_CP_SIT_JOURNAL_COUNT, FSCK_OBJ(.found = n,
+		fsck_problem(ctx, PR_CP_SIT_JOURNAL_COUNT, FSCK_OBJ(.found = n,
 			    .expected = SIT_JOURNAL_ENTRIES));
 		n = SIT_JOURNAL_ENTRIES;
 	}
@@ -258,11 +258,11 @@ static void check_sit_journal(struct fsck_ctx *ctx)
 		uint32_t segno = le32_to_cpu(j->sit_j.entries[i].segno);
 
 		if (segno >= ctx->fs->main_segs)
-			fsck_report(ctx, PR_CP_SIT_JOURNAL_ENTRY, FSCK_OBJ(.idx = i, .segno = segno,
+			fsck_problem(ctx, PR_CP_SIT_JOURNAL_ENTRY, FSCK_OBJ(.idx = i, .segno = segno,
 				    .str = "segment number is out of range"));
 		for (uint32_t k = 0; k < i; k++)
 			if (le32_to_cpu(j->sit_j.entries[k].segno) == segno) {
-				fsck_report(ctx, PR_CP_SIT_JOURNAL_ENTRY, FSCK_OBJ(.idx = i,
+				fsck_problem(ctx, PR_CP_SIT_JOURNAL_ENTRY, FSCK_OBJ(.idx = i,
 					    .segno = segno, .str = "segment repeated in the journal"));
 				break;
 			}
@@ -275,10 +275,10 @@ static void check_one_orphan_block(struct fsck_ctx *ctx, const struct f2fs_orpha
 	uint32_t cnt = le32_to_cpu(ob->entry_count);
 
 	if (le16_to_cpu(ob->blk_addr) != i + 1 || le16_to_cpu(ob->blk_count) != nblocks)
-		fsck_report(ctx, PR_CP_ORPHAN_BLOCK, FSCK_OBJ(.idx = i,
+		fsck_problem(ctx, PR_CP_ORPHAN_BLOCK, FSCK_OBJ(.idx = i,
 			    .str = "block index or block count is wrong"));
 	if (cnt > F2FS_ORPHANS_PER_BLOCK) {
-		fsck_report(ctx, PR_CP_ORPHAN_BLOCK, FSCK_OBJ(.idx = i, .found = cnt,
+		fsck_problem(ctx, PR_CP_ORPHAN_BLOCK, FSCK_OBJ(.idx = i, .found = cnt,
 			    .str = "entry_count exceeds 1020 (the kernel refuses to mount)"));
 		cnt = F2FS_ORPHANS_PER_BLOCK;
 	}
@@ -286,7 +286,7 @@ static void check_one_orphan_block(struct fsck_ctx *ctx, const struct f2fs_orpha
 		uint32_t ino = le32_to_cpu(ob->ino[k]);
 
 		if (ino < F2FS_RESERVED_NODE_NUM || ino >= ctx->fs->max_nid) {
-			fsck_report(ctx, PR_CP_ORPHAN_INO, FSCK_OBJ(.idx = k, .ino = ino,
+			fsck_problem(ctx, PR_CP_ORPHAN_INO, FSCK_OBJ(.idx = k, .ino = ino,
 				    .str = "out of range"));
 			continue;
 		}
@@ -307,7 +307,7 @@ static int read_orphans(struct fsck_ctx *ctx)
 		return 0;
 	nblocks = start_sum - payload - 1;
 	if (nblocks > BLKS_PER_SEG) {
-		fsck_report(ctx, PR_CP_ORPHAN_BLOCK, FSCK_OBJ(.found = nblocks,
+		fsck_problem(ctx, PR_CP_ORPHAN_BLOCK, FSCK_OBJ(.found = nblocks,
 			    .str = "too many orphan blocks"));
 		return 0;
 	}
@@ -332,14 +332,14 @@ static void check_cursegs(struct fsck_ctx *ctx)
 
 	for (int i = 0; i < NR_CURSEG_TYPE; i++) {
 		if (fs->cp->alloc_type[i] > SSR)
-			fsck_report(ctx, PR_CP_CURSEG_ALLOC_TYPE, FSCK_OBJ(.idx = (uint64_t)i,
+			fsck_problem(ctx, PR_CP_CURSEG_ALLOC_TYPE, FSCK_OBJ(.idx = (uint64_t)i,
 				    .found = fs->cp->alloc_type[i]));
 		for (int j = i + 1; j < NR_CURSEG_TYPE; j++) {
 			uint32_t a = fs->curseg_segno[i], b = fs->curseg_segno[j];
 
 			if (a < fs->main_segs && b < fs->main_segs &&
 			    a / fs->segs_per_sec == b / fs->segs_per_sec)
-				fsck_report(ctx, PR_CP_CURSEG_SAME_SECTION, FSCK_OBJ(.idx = (uint64_t)i,
+				fsck_problem(ctx, PR_CP_CURSEG_SAME_SECTION, FSCK_OBJ(.idx = (uint64_t)i,
 					    .found = (uint64_t)j, .secno = a / fs->segs_per_sec));
 		}
 	}
@@ -385,7 +385,7 @@ void fsck_check_device_end(struct fsck_ctx *ctx)
 	else
 		snprintf(what, sizeof(what), "%" PRIu64 " blocks in use lie past its end (read as zeroes)",
 			 valid_blocks_from(ctx, end));
-	fsck_report(ctx, f2fs_dev_is_regular(fs->dev) ? PR_SB_IMAGE_SHORT : PR_SB_BLKDEV_SHORT,
+	fsck_problem(ctx, f2fs_dev_is_regular(fs->dev) ? PR_SB_IMAGE_SHORT : PR_SB_BLKDEV_SHORT,
 		    FSCK_OBJ(.found = fs->short_blocks, .str = what));
 }
 
@@ -404,7 +404,7 @@ bool fsck_pass_super(struct fsck_ctx *ctx)
 		check_sb_copies(ctx);
 		if (fs->salvage.sb_refused)
 			fsck_diag(ctx, "the superblock cannot be rebuilt: %s", fs->salvage.sb_refused);
-		fsck_report(ctx, PR_SB_NONE_VALID, FSCK_OBJ());
+		fsck_problem(ctx, PR_SB_NONE_VALID, FSCK_OBJ());
 		return false;
 	}
 	check_sb_copies(ctx);
@@ -415,16 +415,16 @@ bool fsck_pass_super(struct fsck_ctx *ctx)
 		if (fs->cp_index < 0 && fs->salvage.cp_refused)
 			fsck_diag(ctx, "no checkpoint pack to go on from: %s", fs->salvage.cp_refused);
 		if (fs->cp_index < 0)
-			fsck_report(ctx, PR_CP_NONE_VALID, FSCK_OBJ());
+			fsck_problem(ctx, PR_CP_NONE_VALID, FSCK_OBJ());
 		else
-			fsck_report(ctx, PR_CP_SANITY, FSCK_OBJ(.cp = (uint64_t)fs->cp_index + 1,
+			fsck_problem(ctx, PR_CP_SANITY, FSCK_OBJ(.cp = (uint64_t)fs->cp_index + 1,
 				    .str = fs->ckpt_sanity.why ? fs->ckpt_sanity.why :
 					   "the version bitmaps cannot be located"));
 		return false;
 	}
 	check_packs(ctx);
 	if (fs->ckpt_sanity.err)
-		fsck_report(ctx, PR_CP_SANITY, FSCK_OBJ(.cp = (uint64_t)fs->cp_index + 1,
+		fsck_problem(ctx, PR_CP_SANITY, FSCK_OBJ(.cp = (uint64_t)fs->cp_index + 1,
 			    .str = fs->ckpt_sanity.why));
 	report_cp_salvage(ctx);
 	if (!ctx->fs_usable) {
@@ -433,7 +433,7 @@ bool fsck_pass_super(struct fsck_ctx *ctx)
 	}
 	check_cp_flags(ctx);
 	if (fs->cursum_load_err || !fs->cursum_loaded) {
-		fsck_report(ctx, PR_CP_SUMMARY_LOAD, FSCK_OBJ(.cp = (uint64_t)fs->cp_index + 1,
+		fsck_problem(ctx, PR_CP_SUMMARY_LOAD, FSCK_OBJ(.cp = (uint64_t)fs->cp_index + 1,
 			    .str = f2fs_strerror(fs->cursum_load_err)));
 	} else {
 		check_nat_journal(ctx);

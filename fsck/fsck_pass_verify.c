@@ -81,12 +81,12 @@ static uint32_t compare_segment(struct fsck_ctx *ctx, uint32_t segno)
 	}
 	if (nm) {
 		list_blocks(list, sizeof(list), missing, nm);
-		fsck_report(ctx, PR_SIT_BLOCK_NOT_VALID, FSCK_OBJ(.segno = segno, .found = nm,
+		fsck_problem(ctx, PR_SIT_BLOCK_NOT_VALID, FSCK_OBJ(.segno = segno, .found = nm,
 			    .blkaddr = missing[0], .str = list));
 	}
 	if (ne) {
 		list_blocks(list, sizeof(list), extra, ne);
-		fsck_report(ctx, PR_SIT_BLOCK_LEAK, FSCK_OBJ(.segno = segno, .found = ne,
+		fsck_problem(ctx, PR_SIT_BLOCK_LEAK, FSCK_OBJ(.segno = segno, .found = ne,
 			    .blkaddr = extra[0], .str = list));
 	}
 	return used;
@@ -118,7 +118,7 @@ static void check_section_types(struct fsck_ctx *ctx, uint32_t secno)
 		uint8_t t = segs[s].type;
 
 		if (is_node_type(t) != is_node_type(segs[first].type)) {
-			fsck_report(ctx, PR_SEC_TYPE_MIX, FSCK_OBJ(.secno = secno, .segno = s, .found = t,
+			fsck_problem(ctx, PR_SEC_TYPE_MIX, FSCK_OBJ(.secno = secno, .segno = s, .found = t,
 				    .expected = segs[first].type));
 			return;
 		}
@@ -127,7 +127,7 @@ static void check_section_types(struct fsck_ctx *ctx, uint32_t secno)
 		if (type < 0) {
 			type = t;
 		} else if (t != type) {
-			fsck_report(ctx, PR_SEC_TEMP_MIX, FSCK_OBJ(.secno = secno, .segno = s, .found = t,
+			fsck_problem(ctx, PR_SEC_TEMP_MIX, FSCK_OBJ(.secno = secno, .segno = s, .found = t,
 				    .expected = (uint64_t)type));
 			return;
 		}
@@ -155,10 +155,10 @@ static void compare_sections(struct fsck_ctx *ctx, const uint32_t *used)
 		if (spp == 1)
 			continue;
 		if (sit_sum != reach)
-			fsck_report(ctx, PR_SEC_VALID_COUNT, FSCK_OBJ(.secno = secno,
+			fsck_problem(ctx, PR_SEC_VALID_COUNT, FSCK_OBJ(.secno = secno,
 				    .found = sit_sum, .expected = reach));
 		if (ctx->sit.secs[secno].ckpt_valid_blocks != reach)
-			fsck_report(ctx, PR_SEC_CKPT_VALID_COUNT, FSCK_OBJ(.secno = secno,
+			fsck_problem(ctx, PR_SEC_CKPT_VALID_COUNT, FSCK_OBJ(.secno = secno,
 				    .found = ctx->sit.secs[secno].ckpt_valid_blocks, .expected = reach));
 		check_section_types(ctx, secno);
 	}
@@ -180,12 +180,12 @@ static void check_logs(struct fsck_ctx *ctx)
 		se = &ctx->sit.segs[segno];
 		for (uint32_t k = off; k < last; k++)
 			if (f2fs_test_bit(k, se->cur_valid_map)) {
-				fsck_report(ctx, PR_CP_CURSEG_NEXT_BLOCK_USED, FSCK_OBJ(.idx = (uint64_t)t,
+				fsck_problem(ctx, PR_CP_CURSEG_NEXT_BLOCK_USED, FSCK_OBJ(.idx = (uint64_t)t,
 					    .segno = segno, .blkaddr = f2fs_seg_start_blkaddr(fs, segno) + k));
 				break;
 			}
 		if (se->type != t)
-			fsck_report(ctx, PR_CP_CURSEG_TYPE, FSCK_OBJ(.idx = (uint64_t)t, .segno = segno,
+			fsck_problem(ctx, PR_CP_CURSEG_TYPE, FSCK_OBJ(.idx = (uint64_t)t, .segno = segno,
 				    .found = se->type, .expected = (uint64_t)t));
 	}
 }
@@ -208,13 +208,13 @@ static void check_counters(struct fsck_ctx *ctx)
 	uint32_t free_segs = 0;
 
 	if (le64_to_cpu(cp->valid_block_count) != blocks)
-		fsck_report(ctx, PR_CP_VALID_BLOCKS, FSCK_OBJ(.found = le64_to_cpu(cp->valid_block_count),
+		fsck_problem(ctx, PR_CP_VALID_BLOCKS, FSCK_OBJ(.found = le64_to_cpu(cp->valid_block_count),
 			    .expected = blocks));
 	if (le32_to_cpu(cp->valid_node_count) != ctx->st.nodes)
-		fsck_report(ctx, PR_CP_VALID_NODES, FSCK_OBJ(.found = le32_to_cpu(cp->valid_node_count),
+		fsck_problem(ctx, PR_CP_VALID_NODES, FSCK_OBJ(.found = le32_to_cpu(cp->valid_node_count),
 			    .expected = ctx->st.nodes));
 	if (le32_to_cpu(cp->valid_inode_count) != ctx->st.inodes)
-		fsck_report(ctx, PR_CP_VALID_INODES, FSCK_OBJ(.found = le32_to_cpu(cp->valid_inode_count),
+		fsck_problem(ctx, PR_CP_VALID_INODES, FSCK_OBJ(.found = le32_to_cpu(cp->valid_inode_count),
 			    .expected = ctx->st.inodes));
 	for (uint32_t s = 0; s < ctx->sit.main_segs; s++)
 		if (!ctx->sit.segs[s].valid_blocks)
@@ -228,14 +228,14 @@ static void check_counters(struct fsck_ctx *ctx)
 			free_segs--;
 	}
 	if (le32_to_cpu(cp->free_segment_count) > free_segs)
-		fsck_report(ctx, PR_CP_FREE_SEGMENTS, FSCK_OBJ(.found = le32_to_cpu(cp->free_segment_count),
+		fsck_problem(ctx, PR_CP_FREE_SEGMENTS, FSCK_OBJ(.found = le32_to_cpu(cp->free_segment_count),
 			    .expected = free_segs));
 }
 
 static void report_nat_bit(struct fsck_ctx *ctx, uint32_t b, const char *what, uint32_t *lines)
 {
 	if ((*lines)++ < NAT_BITS_LINES)
-		fsck_report(ctx, PR_CP_NAT_BITS_MISMATCH, FSCK_OBJ(.idx = b, .str = what));
+		fsck_problem(ctx, PR_CP_NAT_BITS_MISMATCH, FSCK_OBJ(.idx = b, .str = what));
 }
 
 static int check_nat_bits(struct fsck_ctx *ctx)
@@ -265,7 +265,7 @@ static int check_nat_bits(struct fsck_ctx *ctx)
 	if (err)
 		goto out;
 	if (get_le64(buf) != want) {
-		fsck_report(ctx, PR_CP_NAT_BITS_STALE, FSCK_OBJ());
+		fsck_problem(ctx, PR_CP_NAT_BITS_STALE, FSCK_OBJ());
 		goto out;
 	}
 	f2fs_nat_compute_bits(&ctx->nat, full, empty);
@@ -296,7 +296,7 @@ static void check_leak_of(struct fsck_ctx *ctx, uint32_t nid)
 	    (ctx->ni[nid].flags & FSCK_NI_NODE) ||
 	    !fsck_addr_in_main(ctx, le32_to_cpu(e->block_addr)))
 		return;
-	fsck_report(ctx, PR_NAT_LEAK, FSCK_OBJ(.nid = nid, .ino = le32_to_cpu(e->ino),
+	fsck_problem(ctx, PR_NAT_LEAK, FSCK_OBJ(.nid = nid, .ino = le32_to_cpu(e->ino),
 		    .blkaddr = le32_to_cpu(e->block_addr)));
 }
 

@@ -22,7 +22,7 @@
  * and device; from then on fsck_addr_in_main() refuses block addresses
  * in the unusable tail of a section, so that the walk drops references
  * to blocks the device can never hold.  fsck_pass_zone() (after pass 7)
- * reports, and when repairing records the zones to reset or finish;
+ * reports, and plans the zones to reset or finish (in every mode);
  * fsck_zone_apply() (start of the repair) does that, and the repair's
  * allocator opens logs only in sections whose zone is empty.
  */
@@ -260,7 +260,7 @@ static void check_log(struct fsck_ctx *ctx, int t, uint32_t secno, const struct 
 
 	if (pos == wp || (pos < wp && writes_after_checkpoint_expected(fs)))
 		return;
-	fsck_report(ctx, PR_ZONE_LOG_WP, FSCK_OBJ(.secno = secno, .segno = fs->curseg_segno[t],
+	fsck_problem(ctx, PR_ZONE_LOG_WP, FSCK_OBJ(.secno = secno, .segno = fs->curseg_segno[t],
 		    .idx = (uint64_t)t, .found = pos, .expected = wp));
 }
 
@@ -289,12 +289,12 @@ static void check_section(struct fsck_ctx *ctx, uint32_t secno)
 
 	section_use(ctx, secno, s->usable, &u);
 	if (u.beyond)
-		fsck_report(ctx, PR_ZONE_BLOCK_BEYOND_CAPACITY, FSCK_OBJ(.secno = secno,
+		fsck_problem(ctx, PR_ZONE_BLOCK_BEYOND_CAPACITY, FSCK_OBJ(.secno = secno,
 			    .found = u.beyond, .expected = s->usable));
 	if (t >= 0)
 		check_log(ctx, t, secno, z);
 	if (u.last_valid >= 0 && (uint64_t)u.last_valid >= wp && wp < s->usable)
-		fsck_report(ctx, PR_ZONE_VALID_BEYOND_WP, FSCK_OBJ(.secno = secno,
+		fsck_problem(ctx, PR_ZONE_VALID_BEYOND_WP, FSCK_OBJ(.secno = secno,
 			    .blkaddr = sec0 + (uint64_t)u.last_valid, .found = (uint64_t)u.last_valid,
 			    .expected = wp));
 	/* After a power cut the zones written since the checkpoint hold no
@@ -302,7 +302,7 @@ static void check_section(struct fsck_ctx *ctx, uint32_t secno)
 	 * then resets the rest; no reset is reported or planned then. */
 	after = writes_after_checkpoint_expected(ctx->fs);
 	if (!u.any_valid && t < 0 && wp != 0 && !after)
-		fsck_report(ctx, PR_ZONE_WP_NO_VALID, FSCK_OBJ(.secno = secno, .found = wp,
+		fsck_problem(ctx, PR_ZONE_WP_NO_VALID, FSCK_OBJ(.secno = secno, .found = wp,
 			    .str = f2fs_zone_cond_name(z->cond)));
 	plan_zone(s, &u, wp, t >= 0, after);
 }

@@ -339,8 +339,8 @@ static void broken(struct fsck_ctx *ctx, int t, struct qfile *f, const char *fmt
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	snprintf(full, sizeof(full), "%s quota: %s", quota_name[t], msg);
-	f->broken = true;
-	fsck_report(ctx, PR_QUOTA_FILE, FSCK_OBJ(.ino = f->ino, .idx = (uint64_t)t, .str = full));
+	if (fsck_problem(ctx, PR_QUOTA_FILE, FSCK_OBJ(.ino = f->ino, .idx = (uint64_t)t, .str = full)))
+		f->broken = true;	/* rebuilt by fsck_quota_rebuild() */
 }
 
 static int read_entry(struct qfile *f, const uint8_t *e, uint32_t leaf, bool *dup)
@@ -525,9 +525,9 @@ static void wrong(struct fsck_ctx *ctx, int t, struct qfile *f, const struct qid
 	char s[96];
 
 	snprintf(s, sizeof(s), "%s id %u: %s", quota_name[t], q->id, what);
-	f->wrong = true;
-	fsck_report(ctx, PR_QUOTA_USAGE, FSCK_OBJ(.ino = f->ino, .idx = (uint64_t)t, .str = s,
-		    .found = found, .expected = expected));
+	if (fsck_problem(ctx, PR_QUOTA_USAGE, FSCK_OBJ(.ino = f->ino, .idx = (uint64_t)t, .str = s,
+			 .found = found, .expected = expected)))
+		f->wrong = true;	/* rebuilt by fsck_quota_rebuild() */
 }
 
 static void compare_usage(struct fsck_ctx *ctx, int t, struct qfile *f)
@@ -666,7 +666,7 @@ static int write_file(struct fsck_ctx *ctx, struct qfile *f, const struct qbuild
 	struct f2fs_node *inode = fsck_fix_node(ctx, f->ino, f->inode_addr, NULL);
 
 	if (!inode)
-		return ctx->rep->err ? ctx->rep->err : -ENOMEM;
+		return ctx->plan->err ? ctx->plan->err : -ENOMEM;
 	if (inode->i.i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
 		drop_inline_content(ctx, inode);
 	for (uint64_t k = 0; k < nblk; k++) {
@@ -686,7 +686,7 @@ static int write_file(struct fsck_ctx *ctx, struct qfile *f, const struct qbuild
 			}
 		}
 		if (!dst)
-			return ctx->rep->err ? ctx->rep->err : -ENOMEM;
+			return ctx->plan->err ? ctx->plan->err : -ENOMEM;
 		memcpy(dst, page, F2FS_BLKSIZE);
 	}
 	for (uint32_t i = 0; i < f->n_blk; i++)
@@ -729,16 +729,16 @@ static int rebuild(struct fsck_ctx *ctx, int t, struct qfile *f)
 /* Remember what the inodes with a repair copy were charged. */
 static int snapshot(struct fsck_ctx *ctx, struct fsck_quota *q)
 {
-	const struct fsck_repair *rep = ctx->rep;
+	const struct fsck_plan *plan = ctx->plan;
 
-	if (!rep || !rep->n_nodes)
+	if (!plan || !plan->n_nodes)
 		return 0;
-	q->snap = calloc(rep->n_nodes, sizeof(*q->snap));
+	q->snap = calloc(plan->n_nodes, sizeof(*q->snap));
 	if (!q->snap)
 		return -ENOMEM;
-	q->n_snap = rep->n_nodes;
-	for (uint32_t i = 0; i < rep->n_nodes; i++) {
-		const struct f2fs_node *n = rep->nodes[i].blk;
+	q->n_snap = plan->n_nodes;
+	for (uint32_t i = 0; i < plan->n_nodes; i++) {
+		const struct f2fs_node *n = plan->nodes[i].blk;
 
 		if (n->footer.nid == n->footer.ino)
 			charge_of(ctx, &n->i, le64_to_cpu(n->i.i_blocks), &q->snap[i]);
@@ -775,7 +775,7 @@ int fsck_pass_quota(struct fsck_ctx *ctx)
 static bool charge_before(struct fsck_ctx *ctx, struct fsck_quota *q, uint32_t i,
 			  struct qcharge *c)
 {
-	const struct fsck_fixnode *fn = &ctx->rep->nodes[i];
+	const struct fsck_fixnode *fn = &ctx->plan->nodes[i];
 	uint8_t buf[F2FS_BLKSIZE];
 	const struct f2fs_node *old = (const void *)buf;
 
@@ -802,10 +802,10 @@ static bool same_charge(const struct qcharge *a, const struct qcharge *b)
  * blocks) change usage: follow the inode copies of the repair. */
 static void follow_repair(struct fsck_ctx *ctx, struct fsck_quota *q)
 {
-	const struct fsck_repair *rep = ctx->rep;
+	const struct fsck_plan *plan = ctx->plan;
 
-	for (uint32_t i = 0; i < rep->n_nodes; i++) {
-		const struct fsck_fixnode *fn = &rep->nodes[i];
+	for (uint32_t i = 0; i < plan->n_nodes; i++) {
+		const struct fsck_fixnode *fn = &plan->nodes[i];
 		const struct f2fs_node *n = fn->blk;
 		struct qcharge before, after;
 		bool had, has;
@@ -837,7 +837,7 @@ int fsck_quota_rebuild(struct fsck_ctx *ctx)
 	struct fsck_quota *q = ctx->quota;
 	int err = 0;
 
-	if (!q || !q->checked || !ctx->rep)
+	if (!q || !q->checked)
 		return 0;
 	follow_repair(ctx, q);
 	if (q->err)

@@ -155,10 +155,8 @@ static uint8_t *data_slot(const struct fsck_ctx *ctx, struct f2fs_node *n, uint3
 
 void fsck_fix_remap(struct fsck_ctx *ctx, uint32_t ino)
 {
-	struct fsck_repair *r = ctx->rep;
+	struct fsck_plan *r = ctx->plan;
 
-	if (!r)
-		return;
 	if (F2FS_ARRAY_ROOM32(r->remap, r->cap_remap, r->n_remap + 1, 8)) {
 		r->err = -ENOMEM;
 		return;
@@ -168,7 +166,7 @@ void fsck_fix_remap(struct fsck_ctx *ctx, uint32_t ino)
 
 static int queue_move(struct fsck_ctx *ctx, uint32_t old_addr, uint32_t owner, uint16_t ofs)
 {
-	struct fsck_repair *r = ctx->rep;
+	struct fsck_plan *r = ctx->plan;
 
 	if (F2FS_ARRAY_ROOM32(r->moves, r->cap_moves, r->n_moves + 1, 256))
 		return -ENOMEM;
@@ -196,18 +194,18 @@ static int cmp_u32(const void *x, const void *y)
  * their NAT entries free: those nids are never handed out. */
 static int load_chain_nids(struct fsck_ctx *ctx, struct nid_source *s)
 {
-	const struct fsck_repair *rep = ctx->rep;
+	const struct fsck_plan *plan = ctx->plan;
 	struct f2fs_node n;
 	int err = 0;
 
 	s->next = F2FS_RESERVED_NODE_NUM;
-	if (!rep->n_chain)
+	if (!plan->n_chain)
 		return 0;
-	s->chain = malloc((size_t)rep->n_chain * 2 * sizeof(uint32_t));
+	s->chain = malloc((size_t)plan->n_chain * 2 * sizeof(uint32_t));
 	if (!s->chain)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < rep->n_chain && !err; i++) {
-		err = f2fs_dev_read(ctx->fs->dev, rep->chain[i], 1, &n);
+	for (uint32_t i = 0; i < plan->n_chain && !err; i++) {
+		err = f2fs_dev_read(ctx->fs->dev, plan->chain[i], 1, &n);
 		s->chain[s->n_chain++] = le32_to_cpu(n.footer.nid);
 		s->chain[s->n_chain++] = le32_to_cpu(n.footer.ino);
 	}
@@ -308,7 +306,7 @@ static int dn_add(struct dn_list *l, uint64_t k, uint32_t nid)
 /* A child nid the walk accepted for this file, or 0. */
 static uint32_t child_of(const struct fsck_ctx *ctx, uint32_t ino, uint32_t nid)
 {
-	return reached_node(ctx, nid) && ctx->rep->owner[nid] == ino ? nid : 0;
+	return reached_node(ctx, nid) && ctx->plan->owner[nid] == ino ? nid : 0;
 }
 
 /* The direct nodes under indirect node nid (first index k0), in order. */
@@ -391,7 +389,7 @@ static uint32_t new_node(struct remap *m, uint32_t ofs, int *err)
 	}
 	n = fsck_fix_node_new(ctx, nid);
 	if (!n) {
-		*err = ctx->rep->err ? ctx->rep->err : -ENOMEM;
+		*err = ctx->plan->err ? ctx->plan->err : -ENOMEM;
 		return 0;
 	}
 	init_node(m, n, nid, ofs);
@@ -425,7 +423,7 @@ static struct f2fs_node *dnode_for(struct remap *m, uint64_t k, uint32_t *nid_ou
 			struct f2fs_node *pc = d ? node_copy(ctx, parent) : m->inode;
 
 			if (!pc) {
-				*err = ctx->rep->err ? ctx->rep->err : -EIO;
+				*err = ctx->plan->err ? ctx->plan->err : -EIO;
 				return NULL;
 			}
 			nid = new_node(m, p.ofs[d], err);
@@ -447,7 +445,7 @@ static struct f2fs_node *dnode_for(struct remap *m, uint64_t k, uint32_t *nid_ou
 		struct f2fs_node *dn = node_copy(ctx, nid);
 
 		if (!dn)
-			*err = ctx->rep->err ? ctx->rep->err : -EIO;
+			*err = ctx->plan->err ? ctx->plan->err : -EIO;
 		return dn;
 	}
 }
@@ -465,7 +463,7 @@ static uint32_t claim_area_block(struct remap *m, uint32_t addr)
 	}
 	rel = rel_of(ctx, addr);
 	if (fsck_bit(ctx->reach, rel) || fsck_bit(ctx->nat_addr, rel) || fsck_bit(ctx->chain, rel) ||
-	    fsck_bit(ctx->rep->chain_data, rel)) {
+	    fsck_bit(ctx->plan->chain_data, rel)) {
 		m->lost++;
 		return NULL_ADDR;
 	}
@@ -595,7 +593,7 @@ static int remap_inode(struct fsck_ctx *ctx, uint32_t ino, struct nid_source *ni
 		return 0;	/* dropped by another fix */
 	m.inode = node_copy(ctx, ino);
 	if (!m.inode)
-		return ctx->rep->err ? ctx->rep->err : -EIO;
+		return ctx->plan->err ? ctx->plan->err : -EIO;
 	extra = fsck_extra_words(&m.inode->i);
 	m.ixa = fsck_inline_xattr_addrs(ctx, &m.inode->i);
 	m.is_dir = S_ISDIR(le16_to_cpu(m.inode->i.i_mode));
@@ -622,21 +620,21 @@ static int remap_inode(struct fsck_ctx *ctx, uint32_t ino, struct nid_source *ni
 
 int fsck_relocate_remap(struct fsck_ctx *ctx)
 {
-	struct fsck_repair *rep = ctx->rep;
+	struct fsck_plan *plan = ctx->plan;
 	struct nid_source nids = { 0 };
 	uint64_t claimed = 0;
 	int err;
 
-	if (!rep || !rep->n_remap)
+	if (!plan || !plan->n_remap)
 		return 0;
 	err = load_chain_nids(ctx, &nids);
-	for (uint32_t i = 0; i < rep->n_remap && !err; i++)
-		err = remap_inode(ctx, rep->remap[i], &nids, &claimed);
+	for (uint32_t i = 0; i < plan->n_remap && !err; i++)
+		err = remap_inode(ctx, plan->remap[i], &nids, &claimed);
 	free(nids.chain);
 	if (!err)
 		fsck_diag(ctx, "%s%u files laid out as the kernel reads them: %llu block addresses moved "
 			  "out of their inline xattr areas", ctx->opt.dry_run ? "--dry-run: " : "",
-			  rep->n_remap, (unsigned long long)claimed);
+			  plan->n_remap, (unsigned long long)claimed);
 	return err;
 }
 
@@ -660,7 +658,7 @@ static int repoint(struct fsck_ctx *ctx, const struct fsck_move *mv, uint32_t ad
 	uint8_t *slot;
 
 	if (!n)
-		return ctx->rep->err ? ctx->rep->err : -EIO;
+		return ctx->plan->err ? ctx->plan->err : -EIO;
 	slot = data_slot(ctx, n, mv->ofs);
 	if (!slot || get_le32(slot) != mv->old_addr)
 		return -EFSCORRUPTED;
@@ -713,11 +711,11 @@ static int mover_add(struct mover *mv, const struct fsck_move *m)
 
 static int run_queued_moves(struct mover *mv)
 {
-	const struct fsck_repair *rep = mv->ctx->rep;
+	const struct fsck_plan *plan = mv->ctx->plan;
 	int err = 0;
 
-	for (uint32_t i = 0; i < rep->n_moves && !err; i++)
-		err = mover_add(mv, &rep->moves[i]);
+	for (uint32_t i = 0; i < plan->n_moves && !err; i++)
+		err = mover_add(mv, &plan->moves[i]);
 	if (!err)
 		err = mover_flush(mv);
 	return err;
@@ -840,7 +838,7 @@ static int drop_extent_over(struct fsck_ctx *ctx, uint32_t owner, uint32_t addr)
 {
 	uint8_t buf[F2FS_BLKSIZE];
 	const struct f2fs_node *n;
-	uint32_t ino = ctx->rep->owner[owner] ? ctx->rep->owner[owner] : owner;
+	uint32_t ino = ctx->plan->owner[owner] ? ctx->plan->owner[owner] : owner;
 	uint32_t blk, len;
 
 	n = node_view(ctx, ino, buf);
@@ -855,7 +853,7 @@ static int drop_extent_over(struct fsck_ctx *ctx, uint32_t owner, uint32_t addr)
 						    n == (const void *)buf ? buf : NULL);
 
 		if (!c)
-			return ctx->rep->err ? ctx->rep->err : -EIO;
+			return ctx->plan->err ? ctx->plan->err : -EIO;
 		memset(&c->i.i_ext, 0, sizeof(c->i.i_ext));
 	}
 	return 0;
@@ -911,7 +909,7 @@ static int move_node_out(struct mover *mv, uint32_t addr, const struct f2fs_node
 	mv->nodes++;
 	if (fsck_fix_node_peek(ctx, nid))
 		return 0;	/* written out of place anyway */
-	return fsck_fix_node(ctx, nid, addr, blk) ? 0 : (ctx->rep->err ? ctx->rep->err : -ENOMEM);
+	return fsck_fix_node(ctx, nid, addr, blk) ? 0 : (ctx->plan->err ? ctx->plan->err : -ENOMEM);
 }
 
 /* Move the blocks of segment i of the section that are not of the kept
@@ -1095,7 +1093,7 @@ int fsck_relocate_apply(struct fsck_ctx *ctx, struct fsck_alloc *a)
 	uint64_t queued;
 	int err;
 
-	if (!ctx->rep->n_moves && !code_reported(ctx, PR_SEC_TYPE_MIX) &&
+	if (!ctx->plan->n_moves && !code_reported(ctx, PR_SEC_TYPE_MIX) &&
 	    !code_reported(ctx, PR_SEG_TYPE_CLASS))
 		return 0;
 	mv.buf = malloc((size_t)MOVE_BATCH * F2FS_BLKSIZE);

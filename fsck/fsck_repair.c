@@ -225,28 +225,28 @@ static void set_entry(struct fsck_ctx *ctx, struct f2fs_summary_block *sum,
 static int fix_summaries(struct repair_run *r)
 {
 	struct fsck_ctx *ctx = r->ctx;
-	struct fsck_repair *rep = ctx->rep;
+	struct fsck_plan *plan = ctx->plan;
 	struct f2fs_summary_block blk;
 	int err = 0;
 
-	if (rep->n_ssa)
-		qsort(rep->ssa, rep->n_ssa, sizeof(*rep->ssa), cmp_ssa);
-	for (uint32_t i = 0; i < rep->n_ssa && !err;) {
-		uint32_t segno = f2fs_blkaddr_to_segno(ctx->fs, rep->ssa[i].blkaddr), j = i;
+	if (plan->n_ssa)
+		qsort(plan->ssa, plan->n_ssa, sizeof(*plan->ssa), cmp_ssa);
+	for (uint32_t i = 0; i < plan->n_ssa && !err;) {
+		uint32_t segno = f2fs_blkaddr_to_segno(ctx->fs, plan->ssa[i].blkaddr), j = i;
 		int t;
 
-		while (j < rep->n_ssa && f2fs_blkaddr_to_segno(ctx->fs, rep->ssa[j].blkaddr) == segno)
+		while (j < plan->n_ssa && f2fs_blkaddr_to_segno(ctx->fs, plan->ssa[j].blkaddr) == segno)
 			j++;
 		for (t = 0; t < NR_CURSEG_TYPE; t++)
 			if (ctx->fs->curseg_segno[t] == segno)
 				break;
 		if (t < NR_CURSEG_TYPE) {
 			for (uint32_t k = i; k < j; k++)
-				set_entry(ctx, &ctx->fs->cursum[t], &rep->ssa[k]);
+				set_entry(ctx, &ctx->fs->cursum[t], &plan->ssa[k]);
 		} else {
 			err = f2fs_dev_read(ctx->fs->dev, (uint64_t)ctx->fs->ssa_blkaddr + segno, 1, &blk);
 			for (uint32_t k = i; k < j && !err; k++)
-				set_entry(ctx, &blk, &rep->ssa[k]);
+				set_entry(ctx, &blk, &plan->ssa[k]);
 			if (!err)
 				err = f2fs_dev_write(ctx->fs->dev, (uint64_t)ctx->fs->ssa_blkaddr + segno, 1, &blk);
 			r->ssa_written++;
@@ -331,7 +331,7 @@ static int repoint(struct fsck_ctx *ctx, uint32_t owner, uint16_t ofs, uint32_t 
 	struct f2fs_node *n = fsck_fix_node(ctx, owner, nat_addr(ctx, owner), NULL);
 
 	if (!n)
-		return ctx->rep->err ? ctx->rep->err : -EFSCORRUPTED;
+		return ctx->plan->err ? ctx->plan->err : -EFSCORRUPTED;
 	if (node_is_inode(n)) {
 		uint32_t idx = fsck_extra_words(&n->i) + ofs;
 
@@ -349,11 +349,11 @@ static int repoint(struct fsck_ctx *ctx, uint32_t owner, uint16_t ofs, uint32_t 
 static int write_data_blocks(struct repair_run *r)
 {
 	struct fsck_ctx *ctx = r->ctx;
-	struct fsck_repair *rep = ctx->rep;
+	struct fsck_plan *plan = ctx->plan;
 	int err = 0;
 
-	for (uint32_t i = 0; i < rep->n_data && !err; i++) {
-		struct fsck_fixdata *d = &rep->data[i];
+	for (uint32_t i = 0; i < plan->n_data && !err; i++) {
+		struct fsck_fixdata *d = &plan->data[i];
 
 		if (!(ctx->ni[d->owner].flags & FSCK_NI_NODE))
 			continue;	/* its owner is gone */
@@ -373,11 +373,11 @@ static int write_data_blocks(struct repair_run *r)
 static int write_node_blocks(struct repair_run *r)
 {
 	struct fsck_ctx *ctx = r->ctx;
-	struct fsck_repair *rep = ctx->rep;
+	struct fsck_plan *plan = ctx->plan;
 	int err = 0;
 
-	for (uint32_t i = 0; i < rep->n_nodes && !err; i++) {
-		struct fsck_fixnode *n = &rep->nodes[i];
+	for (uint32_t i = 0; i < plan->n_nodes && !err; i++) {
+		struct fsck_fixnode *n = &plan->nodes[i];
 
 		if (!(ctx->ni[n->nid].flags & FSCK_NI_NODE))
 			continue;	/* not part of the tree any more */
@@ -421,7 +421,7 @@ static uint32_t smallest_section(const struct fsck_ctx *ctx)
 static int rehome_chain(struct repair_run *r)
 {
 	struct fsck_ctx *ctx = r->ctx;
-	struct fsck_repair *rep = ctx->rep;
+	struct fsck_plan *plan = ctx->plan;
 	struct f2fs_fs *fs = ctx->fs;
 	uint8_t *buf = calloc(1, F2FS_BLKSIZE);
 	uint32_t start, cap = smallest_section(ctx);
@@ -429,9 +429,9 @@ static int rehome_chain(struct repair_run *r)
 
 	if (!buf)
 		return -ENOMEM;
-	if (rep->n_chain + 1 > cap) {
+	if (plan->n_chain + 1 > cap) {
 		free(buf);
-		fsck_diag(ctx, "the roll-forward chain (%u blocks) does not fit one section", rep->n_chain);
+		fsck_diag(ctx, "the roll-forward chain (%u blocks) does not fit one section", plan->n_chain);
 		return -EAGAIN;
 	}
 	err = fsck_alloc_move(&r->a, CURSEG_WARM_NODE);
@@ -440,13 +440,13 @@ static int rehome_chain(struct repair_run *r)
 		return err;
 	}
 	start = fs->main_blkaddr + r->a.log[CURSEG_WARM_NODE].segno * BLKS_PER_SEG;
-	for (uint32_t i = 0; i <= rep->n_chain && !err; i++) {
+	for (uint32_t i = 0; i <= plan->n_chain && !err; i++) {
 		uint64_t rel = (uint64_t)(start - fs->main_blkaddr) + i;
 
-		if (i < rep->n_chain) {
+		if (i < plan->n_chain) {
 			struct f2fs_node *n = (struct f2fs_node *)buf;
 
-			err = f2fs_dev_read(fs->dev, rep->chain[i], 1, buf);
+			err = f2fs_dev_read(fs->dev, plan->chain[i], 1, buf);
 			if (err)
 				break;
 			n->footer.cp_ver = cpu_to_le64(r->plan.version & 0xffffffffu);
@@ -482,7 +482,7 @@ static int rebuild_nat(struct repair_run *r)
 {
 	struct fsck_ctx *ctx = r->ctx;
 	struct f2fs_nat_model *nm = &ctx->nat;
-	struct fsck_repair *rep = ctx->rep;
+	struct fsck_plan *plan = ctx->plan;
 	struct f2fs_nat_entry e;
 	int err = 0;
 
@@ -498,11 +498,11 @@ static int rebuild_nat(struct repair_run *r)
 		if (!f2fs_nat_get(nm, nid, &e) && (le32_to_cpu(e.block_addr) != 1 ||
 						   le32_to_cpu(e.ino) != nid))
 			err = nat_put(r, nid, nid, 1, 0);
-	for (uint32_t i = 0; i < rep->n_nodes && !err; i++) {
-		const struct fsck_fixnode *n = &rep->nodes[i];
+	for (uint32_t i = 0; i < plan->n_nodes && !err; i++) {
+		const struct fsck_fixnode *n = &plan->nodes[i];
 
 		if (n->new_addr)
-			err = nat_put(r, n->nid, rep->owner[n->nid] ? rep->owner[n->nid] : n->nid,
+			err = nat_put(r, n->nid, plan->owner[n->nid] ? plan->owner[n->nid] : n->nid,
 				      n->new_addr, nat_version(ctx, n->nid));
 	}
 	for (uint32_t nid = F2FS_RESERVED_NODE_NUM; nid < nm->max_nid && !err; nid++) {
@@ -516,8 +516,8 @@ static int rebuild_nat(struct repair_run *r)
 			continue;
 		if (!(ctx->ni[nid].flags & FSCK_NI_NODE))
 			err = nat_put(r, nid, 0, 0, e.version);
-		else if (rep->owner[nid] && le32_to_cpu(e.ino) != rep->owner[nid])
-			err = nat_put(r, nid, rep->owner[nid], le32_to_cpu(e.block_addr), e.version);
+		else if (plan->owner[nid] && le32_to_cpu(e.ino) != plan->owner[nid])
+			err = nat_put(r, nid, plan->owner[nid], le32_to_cpu(e.block_addr), e.version);
 	}
 	return err;
 }
@@ -862,7 +862,7 @@ static int grow_short_image(struct fsck_ctx *ctx)
 static int run_repair(struct repair_run *r)
 {
 	struct fsck_ctx *ctx = r->ctx;
-	struct fsck_repair *rep = ctx->rep;
+	struct fsck_plan *plan = ctx->plan;
 	uint32_t *orphans, n_orphans;
 	int err;
 
@@ -881,8 +881,8 @@ static int run_repair(struct repair_run *r)
 		err = fsck_alloc_init(&r->a, ctx);
 	if (err)
 		return err;
-	for (uint32_t i = 0; i < ctx->rep->n_unreach; i++)
-		unuse(r, ctx->rep->unreach[i]);
+	for (uint32_t i = 0; i < ctx->plan->n_unreach; i++)
+		unuse(r, ctx->plan->unreach[i]);
 	err = rebuild_node_log_summaries(ctx);
 	if (err)
 		return err;
@@ -925,7 +925,7 @@ static int run_repair(struct repair_run *r)
 		err = reseal_crc_only_pack(ctx->fs);
 	if (!err)
 		err = fix_superblocks(r);
-	(void)rep;
+	(void)plan;
 	return err;
 }
 
@@ -936,7 +936,7 @@ int fsck_repair_apply(struct fsck_ctx *ctx, uint64_t *written)
 	int err;
 
 	*written = 0;
-	if (!ctx->fs_usable || !ctx->sit_loaded || !ctx->nat_loaded || !ctx->rep)
+	if (!ctx->fs_usable || !ctx->sit_loaded || !ctx->nat_loaded || !ctx->plan)
 		return refuse(ctx, "no usable superblock, checkpoint, SIT and NAT");
 	if (!ctx->fs->cursum_loaded || ctx->fs->cursum_load_err)
 		return refuse(ctx, "the current segment summaries cannot be loaded");
@@ -944,8 +944,8 @@ int fsck_repair_apply(struct fsck_ctx *ctx, uint64_t *written)
 		return refuse(ctx, "the checkpoint's geometry fields are invalid and the other pack cannot supply them");
 	if (!anything_fixable(ctx))
 		return refuse(ctx, "no problem found has a fix");
-	if (ctx->rep->err)
-		return refuse(ctx, f2fs_strerror(ctx->rep->err));
+	if (ctx->plan->err)
+		return refuse(ctx, f2fs_strerror(ctx->plan->err));
 	if (ctx->fs->features & F2FS_FEATURE_RO)
 		return refuse(ctx, "read-only (RO feature) volume");
 	if (ctx->fs->short_blocks && !f2fs_dev_is_regular(ctx->fs->dev))

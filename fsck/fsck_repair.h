@@ -1,8 +1,10 @@
 /*
- * fsck_repair.h - repair state of an fsck.f2fs run.
+ * fsck_repair.h - the plan of an fsck.f2fs run (struct fsck_plan) and
+ * the code that records and applies it.
  *
- * While the passes check, every detection site that has a fix records it
- * here (fsck_fix.c): node blocks and dentry blocks get a writable copy
+ * While the passes check, every detection site whose fsck_problem() call
+ * answers that the fix is planned records it here (fsck_fix.c), in every
+ * mode (-n, --dry-run, -y, preen): node blocks and dentry blocks get a writable copy
  * (changed in memory only), summary entries to correct, owners of the
  * nodes the walk reached.  Whatever can be derived from reachability
  * (SIT, NAT leaks and owners, counters, nat_bits, free segments) is not
@@ -72,7 +74,7 @@ struct fsck_dent_readd {
 	uint8_t name[F2FS_NAME_LEN];
 };
 
-struct fsck_repair {
+struct fsck_plan {
 	struct fsck_fixnode *nodes;
 	uint32_t n_nodes, cap_nodes;
 	uint32_t *node_slot;	/* per nid: index + 1 in nodes[], 0 if none */
@@ -105,7 +107,6 @@ struct fsck_repair {
 	uint32_t n_readds, cap_readds;
 	uint32_t *short_inos;	/* one entry per block an inode loses for good */
 	uint32_t n_short, cap_short;
-	bool has_unfixable;	/* a reported problem has no fix */
 	bool root_rebuild;	/* the root inode is unusable: make a new one */
 	bool root_uninline;	/* the root's entries go from inline to a dentry block */
 	int err;		/* first operational error while recording */
@@ -121,10 +122,10 @@ enum fsck_dent_op {
 };
 
 /* ---- fsck_fix.c: recording ---- */
-int fsck_repair_init(struct fsck_ctx *ctx);
-void fsck_repair_free(struct fsck_ctx *ctx);
+int fsck_plan_init(struct fsck_ctx *ctx);
+void fsck_plan_free(struct fsck_ctx *ctx);
 /* Writable copy of node nid, made from cur (or read at addr when cur is
- * NULL) the first time.  NULL when not recording or on error. */
+ * NULL) the first time.  NULL on error (kept in plan->err). */
 struct f2fs_node *fsck_fix_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t addr,
 				const void *cur);
 /* The copy of nid if one was made, else NULL. */
@@ -185,13 +186,13 @@ void fsck_fix_short(struct fsck_ctx *ctx, uint32_t ino);
 int fsck_shared_apply(struct fsck_ctx *ctx);
 
 /* ---- fsck_lpf.c: before applying ---- */
-/* With rep->root_rebuild, first make a new root directory and give
+/* With plan->root_rebuild, first make a new root directory and give
  * back the names its old dentry blocks still hold (blocks valid in SIT
  * whose summary names the root, that nothing else uses; names whose
  * hash, length and inode check out).  Then give the directories of
- * rep->block0 their dentry block 0, insert rep->readds again, move the
- * entries of rep->dent_moves into their hash buckets, then
- * reconnect the unreachable inodes (rep->lost) into /lost+found, made if
+ * plan->block0 their dentry block 0, insert plan->readds again, move the
+ * entries of plan->dent_moves into their hash buckets, then
+ * reconnect the unreachable inodes (plan->lost) into /lost+found, made if
  * need be: dentry edits and new blocks as writable copies, ctx->st kept
  * up to date.  Inodes it cannot reconnect stay unreachable (the recheck
  * reports them).  Returns 0 or a negative errno (operational error). */

@@ -9,6 +9,18 @@
  * the re-check, and printed at the end with the exit code, or replaced by
  * an error object when an operational error (fsck_fail()) ends the run.
  * Results go to stdout; diagnostics to stderr.
+ *
+ * fsck_problem() is the one call of a detection site, as e2fsck's
+ * fix_problem() is: it reports the problem (counted, printed) and answers
+ * whether its fix is planned, from the problem's table entry and the
+ * run's mode.  A fix kind of FIX_NONE (information) or FIX_UNFIXABLE is
+ * never planned; any other kind is planned in every mode, so that the
+ * walk goes on over the same fixed state and the record is the same:
+ * -n lists it, --dry-run applies it to a device that drops the writes,
+ * -y applies it.  Preen (-a/-p) decides at the same place: a problem the
+ * table does not mark preen-safe refuses the run's plan (ctx->preen_refused:
+ * nothing is written, "UNEXPECTED INCONSISTENCY", exit 4).  The interactive
+ * mode is a check whose "y" runs the check again with -y.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -243,7 +255,9 @@ static void print_json(struct fsck_ctx *ctx, const struct fsck_problem_def *d,
 	f2fs_json_end_object(j);
 }
 
-void fsck_report(struct fsck_ctx *ctx, enum fsck_problem code, const struct fsck_obj *obj)
+/* Count a problem and print its line (unless muted or over -m). */
+static void report_problem(struct fsck_ctx *ctx, enum fsck_problem code,
+			   const struct fsck_obj *obj)
 {
 	int idx = fsck_problem_index(code);
 	const struct fsck_problem_def *d;
@@ -276,6 +290,35 @@ void fsck_report(struct fsck_ctx *ctx, enum fsck_problem code, const struct fsck
 		print_json(ctx, d, buf, obj);
 	else
 		print_text(ctx, d, buf, obj);
+}
+
+/* Preen (-a/-p, not a dry run) fixes only what the table marks safe to
+ * fix unattended; information is not a problem and refuses nothing. */
+static bool preen_refuses(const struct fsck_ctx *ctx, const struct fsck_problem_def *d)
+{
+	return ctx->opt.mode == FSCK_MODE_PREEN && !ctx->opt.dry_run &&
+	       d->severity != FSCK_SEV_INFO && !d->preen_ok;
+}
+
+/* Whether the run plans the fix of a problem of entry d.  Every mode
+ * plans the same fixes, so that the walk goes on over the same fixed state
+ * and every mode lists the same problems: -n reports the plan, --dry-run
+ * prints what it would write, -y writes it.  Preen decides here too: a
+ * problem it may not fix unattended refuses the whole plan (nothing is
+ * written; the run ends with UNEXPECTED INCONSISTENCY, exit 4). */
+static bool fix_planned(struct fsck_ctx *ctx, const struct fsck_problem_def *d)
+{
+	if (preen_refuses(ctx, d) && !ctx->muted)
+		ctx->preen_refused = true;
+	return d->fix != FIX_NONE && d->fix != FIX_UNFIXABLE;
+}
+
+bool fsck_problem(struct fsck_ctx *ctx, enum fsck_problem code, const struct fsck_obj *obj)
+{
+	const struct fsck_problem_def *d = fsck_problem_find(code);
+
+	report_problem(ctx, code, obj);
+	return d && fix_planned(ctx, d);
 }
 
 void fsck_diag(const struct fsck_ctx *ctx, const char *fmt, ...)

@@ -79,8 +79,8 @@ static uint32_t owner_of(const struct fsck_ctx *ctx, uint32_t nid)
 
 	if (ctx->ni[nid].flags & FSCK_NI_INODE)
 		return nid;
-	if (ctx->rep && ctx->rep->owner[nid])
-		return ctx->rep->owner[nid];
+	if (ctx->plan->owner[nid])
+		return ctx->plan->owner[nid];
 	return fsck_nat_lookup(ctx, nid, &e) ? le32_to_cpu(e.ino) : 0;
 }
 
@@ -133,7 +133,7 @@ enum fsck_share fsck_shared_claim(struct fsck_walk *w, uint32_t nid, uint32_t of
 		first->ofs_in_node = (uint16_t)ofs_in_node;
 		return FSCK_SHARE_WON;
 	}
-	fsck_report(ctx, PR_DATA_DUP, FSCK_OBJ(.ino = w->file.ino, .blkaddr = addr, .idx = fofs));
+	fsck_problem(ctx, PR_DATA_DUP, FSCK_OBJ(.ino = w->file.ino, .blkaddr = addr, .idx = fofs));
 	if (!may_wait(ctx, w->file.ino))
 		return FSCK_SHARE_DROP;
 	if (add_loser(w, addr, nid, w->file.ino, ofs_in_node, false)) {
@@ -189,7 +189,7 @@ static bool block_unused(const struct fsck_ctx *ctx, uint32_t addr)
 	uint64_t rel = addr - ctx->fs->main_blkaddr;
 
 	return !fsck_bit(ctx->reach, rel) && !fsck_bit(ctx->nat_addr, rel) &&
-	       !fsck_bit(ctx->chain, rel) && !(ctx->rep && fsck_bit(ctx->rep->chain_data, rel));
+	       !fsck_bit(ctx->chain, rel) && !fsck_bit(ctx->plan->chain_data, rel);
 }
 
 /* ---- direct nodes rebuilt from the summaries ---- */
@@ -200,7 +200,7 @@ void fsck_shared_lost_dnode(struct fsck_walk *w, const struct fsck_node_ref *r)
 	const struct fsck_file *f = &w->file;
 	struct fsck_lost_dnode *l;
 
-	if (!ctx->rep || !S_ISREG(f->mode) || f->compressed || w->qtype ||
+	if (!S_ISREG(f->mode) || f->compressed || w->qtype ||
 	    f->addrs_per_block != ADDRS_PER_BLOCK || r->nid >= ctx->fs->max_nid)
 		return;
 	if (F2FS_ARRAY_ROOM32(w->lost, w->cap_lost, w->n_lost + 1, 4)) {
@@ -365,7 +365,7 @@ const struct f2fs_node *fsck_shared_rebuild_inner(struct fsck_walk *w, const str
 	struct f2fs_node *n;
 	int64_t found;
 
-	if (!ctx->rep || r->kind == NODE_DIRECT || r->parent_is_inode == 2 ||
+	if (r->kind == NODE_DIRECT || r->parent_is_inode == 2 ||
 	    r->nid >= ctx->fs->max_nid || fsck_fix_node_peek(ctx, r->nid))
 		return NULL;
 	kids = calloc(NIDS_PER_BLOCK, sizeof(*kids));
@@ -546,17 +546,16 @@ static void settle(struct fsck_walk *w, const struct fsck_loser *l)
 
 	if (l->nid >= ctx->fs->max_nid || !(ctx->ni[l->nid].flags & FSCK_NI_NODE))
 		return;		/* its node left the tree after the walk met it */
+	/* the first slot of a block reports it; each slot has its fix */
 	if (l->first)
-		fsck_report(ctx, PR_DATA_DUP, FSCK_OBJ(.ino = l->ino, .blkaddr = l->addr,
+		fsck_problem(ctx, PR_DATA_DUP, FSCK_OBJ(.ino = l->ino, .blkaddr = l->addr,
 			    .idx = loser_fofs(ctx, l)));
 	own = own_block(ctx, l);
-	if (ctx->rep) {
-		if (!repoint_slot(ctx, l, own))
-			return;
-		drop_extent_of(ctx, l->ino, l->addr);
-		if (!own)
-			fsck_fix_short(ctx, l->ino);
-	}
+	if (!repoint_slot(ctx, l, own))
+		return;
+	drop_extent_of(ctx, l->ino, l->addr);
+	if (!own)
+		fsck_fix_short(ctx, l->ino);
 	if (own) {
 		uint64_t rel = own - ctx->fs->main_blkaddr;
 
@@ -663,10 +662,10 @@ uint32_t fsck_shared_dir_home(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in
 
 int fsck_shared_apply(struct fsck_ctx *ctx)
 {
-	struct fsck_repair *rep = ctx->rep;
+	struct fsck_plan *plan = ctx->plan;
 
-	for (uint32_t i = 0; rep && i < rep->n_short; i++) {
-		uint32_t ino = rep->short_inos[i];
+	for (uint32_t i = 0; plan && i < plan->n_short; i++) {
+		uint32_t ino = plan->short_inos[i];
 		struct f2fs_nat_entry e;
 		struct f2fs_node *n;
 
@@ -674,7 +673,7 @@ int fsck_shared_apply(struct fsck_ctx *ctx)
 			continue;
 		n = fsck_fix_node(ctx, ino, le32_to_cpu(e.block_addr), NULL);
 		if (!n)
-			return rep->err ? rep->err : -EIO;
+			return plan->err ? plan->err : -EIO;
 		if (le64_to_cpu(n->i.i_blocks) > 1)
 			n->i.i_blocks = cpu_to_le64(le64_to_cpu(n->i.i_blocks) - 1);
 	}
