@@ -746,18 +746,24 @@ static void make_room_for_dots(struct fsck_walk *w, struct dir_state *s)
 
 static void finish_dir(struct fsck_walk *w, struct dir_state *s)
 {
+	bool dot = false, dotdot = false;
+
 	drop_repeated_names(w, s);
-	if ((!s->seen_dot || !s->seen_dotdot) && !s->have0 && !s->d.is_inline)
+	if (!s->seen_dot)
+		dot = fsck_problem(w->ctx, PR_DENT_DOT, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
+				   .str = "is missing"));
+	if (!s->seen_dotdot)
+		dotdot = fsck_problem(w->ctx, PR_DENT_DOTDOT, FSCK_OBJ(.ino = s->d.ino,
+				      .path = dir_path(s),
+				      .expected = s->d.parent ? s->d.parent : FSCK_NONE));
+	/* the planned fix of either: a block 0 to hold them, room in it */
+	if ((dot || dotdot) && !s->have0 && !s->d.is_inline)
 		fsck_fix_block0(w->ctx, s->d.ino, s->d.parent ? s->d.parent : F2FS_ROOT_INO);
-	if ((!s->seen_dot || !s->seen_dotdot) && s->have0)
+	if ((dot || dotdot) && s->have0)
 		make_room_for_dots(w, s);
-	if (!s->seen_dot && fsck_problem(w->ctx, PR_DENT_DOT, FSCK_OBJ(.ino = s->d.ino,
-					 .path = dir_path(s), .str = "is missing")) && s->have0)
+	if (dot && s->have0)
 		fsck_fix_dots(w->ctx, &s->loc0, s->blk0, true, s->d.ino);
-	if (!s->seen_dotdot && fsck_problem(w->ctx, PR_DENT_DOTDOT, FSCK_OBJ(.ino = s->d.ino,
-					    .path = dir_path(s),
-					    .expected = s->d.parent ? s->d.parent : FSCK_NONE)) &&
-	    s->have0)
+	if (dotdot && s->have0)
 		fsck_fix_dots(w->ctx, &s->loc0, s->blk0, false,
 			      s->d.parent ? s->d.parent : F2FS_ROOT_INO);
 	fix_dir_inode(w, s);

@@ -1,7 +1,12 @@
 /*
  * fsck_problem.c - the problem table of fsck.f2fs: for every code its
  * name, message template, severity, whether preen (-a/-p) may fix it
- * without asking, and the fix issue 5 will apply.  Preen-safe are only
+ * without asking, and the kind of its fix; and for every fix kind the
+ * one repair routine that applies it (fsck_fix_routine()).  The table
+ * decides: a detection site's fsck_problem() call (fsck_report.c) answers
+ * from the entry and the run's mode whether the fix is planned, the site
+ * records it only then, and the repair (fsck_repair.c) runs the routine
+ * of every kind that was planned.  Preen-safe are only
  * fixes that lose nothing a user can see: never one that drops a name,
  * a node or a data block, clears a NAT entry or moves a file into
  * lost+found (tests/fsck/test_problem_table.c holds the table to it).
@@ -407,4 +412,61 @@ const char *fsck_fix_name(enum fsck_fix f)
 	};
 
 	return (unsigned)f < sizeof(names) / sizeof(names[0]) && names[f] ? names[f] : "?";
+}
+
+enum fsck_routine fsck_fix_routine(enum fsck_fix f)
+{
+	static const enum fsck_routine routine[] = {
+		[FIX_SB_FROM_GOOD_COPY] = FSCK_RT_SUPERBLOCK,
+		[FIX_SB_REBUILD] = FSCK_RT_SUPERBLOCK,
+		[FIX_SB_FIELD] = FSCK_RT_SUPERBLOCK,
+		[FIX_CP_REWRITE] = FSCK_RT_CHECKPOINT,
+		[FIX_ORPHAN_LIST] = FSCK_RT_CHECKPOINT,
+		[FIX_NAT_BITS] = FSCK_RT_CHECKPOINT,
+		[FIX_SIT_REBUILD] = FSCK_RT_SIT,
+		[FIX_NAT_CLEAR] = FSCK_RT_NAT,
+		[FIX_NAT_SET] = FSCK_RT_NAT,
+		[FIX_SSA_ENTRY] = FSCK_RT_SUMMARIES,
+		[FIX_INODE_FIELD] = FSCK_RT_BLOCKS,
+		[FIX_NODE_DROP] = FSCK_RT_BLOCKS,
+		[FIX_DENTRY_DROP] = FSCK_RT_BLOCKS,
+		[FIX_DENTRY_FIX] = FSCK_RT_BLOCKS,
+		[FIX_DATA_DROP] = FSCK_RT_SHARED,
+		[FIX_DOTS] = FSCK_RT_DIRS,
+		[FIX_RECONNECT] = FSCK_RT_DIRS,
+		[FIX_ROOT_REBUILD] = FSCK_RT_DIRS,
+		[FIX_DIR_UNINLINE] = FSCK_RT_DIRS,
+		[FIX_QUOTA_REBUILD] = FSCK_RT_QUOTA,
+		[FIX_RELOCATE] = FSCK_RT_RELOCATE,
+		[FIX_BLOCK_REMAP] = FSCK_RT_REMAP,
+		[FIX_ZONE_LOG_MOVE] = FSCK_RT_LOGS,
+		[FIX_ZONE_FINISH] = FSCK_RT_ZONES,
+		[FIX_ZONE_RESET] = FSCK_RT_ZONES,
+		[FIX_IMAGE_GROW] = FSCK_RT_IMAGE_GROW,
+	};
+
+	return (unsigned)f < sizeof(routine) / sizeof(routine[0]) ? routine[f] : FSCK_RT_NONE;
+}
+
+const char *fsck_routine_name(enum fsck_routine rt)
+{
+	static const char *const names[] = {
+		[FSCK_RT_NONE] = "none",
+		[FSCK_RT_IMAGE_GROW] = "image_grow",
+		[FSCK_RT_ZONES] = "zones",
+		[FSCK_RT_DIRS] = "dirs",
+		[FSCK_RT_SHARED] = "shared",
+		[FSCK_RT_REMAP] = "remap",
+		[FSCK_RT_QUOTA] = "quota",
+		[FSCK_RT_LOGS] = "logs",
+		[FSCK_RT_SUMMARIES] = "summaries",
+		[FSCK_RT_RELOCATE] = "relocate",
+		[FSCK_RT_BLOCKS] = "blocks",
+		[FSCK_RT_NAT] = "nat",
+		[FSCK_RT_SIT] = "sit",
+		[FSCK_RT_CHECKPOINT] = "checkpoint",
+		[FSCK_RT_SUPERBLOCK] = "superblock",
+	};
+
+	return (unsigned)rt < sizeof(names) / sizeof(names[0]) && names[rt] ? names[rt] : "?";
 }

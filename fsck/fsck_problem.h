@@ -1,7 +1,8 @@
 /*
  * fsck_problem.h - the problem codes of fsck.f2fs and the table entry
  * type.  The table itself (message templates, severity, preen safety,
- * planned fix) is fsck_problem.c; codes are stable and never reused.
+ * fix kind, and each kind's repair routine) is fsck_problem.c; codes are
+ * stable and never reused.
  *
  * Codes: 1xxx superblock and checkpoint, 2xxx SIT entries, 3xxx NAT,
  * 4xxx nodes and inodes, 5xxx directories, 6xxx SSA, 7xxx derived state
@@ -173,7 +174,8 @@ enum fsck_severity {
 	FSCK_SEV_INFO,	/* noteworthy state, not a problem */
 };
 
-/* The repair the problem will get (issue 5); FIX_NONE for information. */
+/* The kind of fix a problem gets (its routine: fsck_fix_routine());
+ * FIX_NONE for information, FIX_UNFIXABLE when there is none. */
 enum fsck_fix {
 	FIX_NONE,
 	FIX_SB_FROM_GOOD_COPY,
@@ -203,6 +205,31 @@ enum fsck_fix {
 	FIX_ZONE_RESET,		/* reset the zone (write pointer to its start) */
 	FIX_IMAGE_GROW,		/* grow the image file to the volume's size */
 	FIX_DIR_UNINLINE,	/* the inline entries go to a new dentry block */
+	FIX_KIND_COUNT		/* not a kind: their number (new kinds go before) */
+};
+
+/* The routines of the repair that apply the fixes (fsck_repair.c), in the
+ * order the one atomic checkpoint needs them.  Every fix kind but
+ * FIX_NONE and FIX_UNFIXABLE is applied by exactly one of them
+ * (fsck_fix_routine()). */
+enum fsck_routine {
+	FSCK_RT_NONE,
+	FSCK_RT_IMAGE_GROW,	/* a truncated image file grows first */
+	FSCK_RT_ZONES,		/* zones reset and finished before any write */
+	FSCK_RT_DIRS,		/* fsck_lpf.c: new root, dentry block 0, '.' and
+				 * '..', entries moved, lost+found */
+	FSCK_RT_SHARED,		/* dropped data references: i_blocks follow */
+	FSCK_RT_REMAP,		/* block maps laid out as the kernel reads them */
+	FSCK_RT_QUOTA,		/* quota files rebuilt from the usage */
+	FSCK_RT_LOGS,		/* logs placed where the kernel accepts them */
+	FSCK_RT_SUMMARIES,	/* corrected summary entries */
+	FSCK_RT_RELOCATE,	/* blocks copied out of sections of both classes */
+	FSCK_RT_BLOCKS,		/* changed node and dentry blocks, out of place */
+	FSCK_RT_NAT,		/* NAT entries from the repaired tree */
+	FSCK_RT_SIT,		/* SIT entries from the repaired tree */
+	FSCK_RT_CHECKPOINT,	/* the new pack: counters, orphans, nat_bits */
+	FSCK_RT_SUPERBLOCK,	/* superblock copies, after the commit */
+	FSCK_RT_COUNT
 };
 
 struct fsck_problem_def {
@@ -225,6 +252,10 @@ const struct fsck_problem_def *fsck_problem_find(enum fsck_problem code);
 int fsck_problem_index(enum fsck_problem code);
 const char *fsck_severity_name(enum fsck_severity s);
 const char *fsck_fix_name(enum fsck_fix f);
+/* The routine that applies fixes of kind f (FSCK_RT_NONE for FIX_NONE
+ * and FIX_UNFIXABLE), and its name. */
+enum fsck_routine fsck_fix_routine(enum fsck_fix f);
+const char *fsck_routine_name(enum fsck_routine rt);
 /* Why a FIX_UNFIXABLE problem has no fix ("" for the others). */
 const char *fsck_unfixable_why(enum fsck_problem code);
 

@@ -1,7 +1,9 @@
 /*
  * fsck_repair.c - applying a repair: everything the check recorded
  * (fsck_fix.c) and everything derived from reachability, written in one
- * atomic checkpoint.
+ * atomic checkpoint.  The repair is the routines the problem table names
+ * for the fix kinds (fsck_fix_routine(): one routine per kind), called
+ * through the table routines[] in the order below (run_repair()).
  *
  * Order of writes, so that a power cut at any point leaves the state
  * before the repair or the repaired state:
@@ -859,24 +861,134 @@ static int grow_short_image(struct fsck_ctx *ctx)
 	return err;
 }
 
-static int run_repair(struct repair_run *r)
+/* ---- the routines of the fix kinds (fsck_fix_routine()) ---- */
+
+static int apply_image_grow(struct repair_run *r)
+{
+	return grow_short_image(r->ctx);
+}
+
+static int apply_zones(struct repair_run *r)
+{
+	return fsck_zone_apply(r->ctx);
+}
+
+static int apply_dirs(struct repair_run *r)
+{
+	return fsck_lpf_reconnect(r->ctx);
+}
+
+static int apply_shared(struct repair_run *r)
+{
+	return fsck_shared_apply(r->ctx);
+}
+
+static int apply_remap(struct repair_run *r)
+{
+	return fsck_relocate_remap(r->ctx);
+}
+
+static int apply_quota(struct repair_run *r)
+{
+	return fsck_quota_rebuild(r->ctx);
+}
+
+static int apply_relocate(struct repair_run *r)
+{
+	return fsck_relocate_apply(r->ctx, &r->a);
+}
+
+static int apply_blocks(struct repair_run *r)
+{
+	int err = write_data_blocks(r);
+
+	return err ? err : write_node_blocks(r);
+}
+
+/* The new pack: the orphans kept, the counters, then the commit. */
+static int apply_checkpoint(struct repair_run *r)
 {
 	struct fsck_ctx *ctx = r->ctx;
-	struct fsck_plan *plan = ctx->plan;
 	uint32_t *orphans, n_orphans;
 	int err;
 
-	err = grow_short_image(ctx);
+	orphans = malloc(((size_t)ctx->n_orphans + 1) * sizeof(*orphans));
+	if (!orphans)
+		return -ENOMEM;
+	n_orphans = keep_orphans(ctx, orphans);
+	build_plan(r, orphans, n_orphans);
+	err = f2fs_dev_flush(ctx->fs->dev);
 	if (!err)
-		err = fsck_zone_apply(ctx);
+		err = f2fs_commit(ctx->fs, &ctx->sit, &ctx->nat, &r->plan);
+	r->plan.orphans = NULL;	/* the commit has written them */
+	free(orphans);
+	return err;
+}
+
+/*
+ * Each routine runs when a problem of a kind it applies was planned (its
+ * code reported and the table names the kind), or in every repair when
+ * it settles state that any fix may change: the zones and the logs (from
+ * the SIT the repair writes), lost+found (an entry a fix drops can leave
+ * its inode unreachable), quota (a fix that changes an inode changes the
+ * usage), the changed blocks, NAT, SIT and the checkpoint (the commit).
+ */
+static const struct {
+	int (*apply)(struct repair_run *r);
+	bool every_repair;
+} routines[FSCK_RT_COUNT] = {
+	[FSCK_RT_IMAGE_GROW] = { apply_image_grow, false },
+	[FSCK_RT_ZONES] = { apply_zones, true },
+	[FSCK_RT_DIRS] = { apply_dirs, true },
+	[FSCK_RT_SHARED] = { apply_shared, false },
+	[FSCK_RT_REMAP] = { apply_remap, false },
+	[FSCK_RT_QUOTA] = { apply_quota, true },
+	[FSCK_RT_LOGS] = { settle_logs, true },
+	[FSCK_RT_SUMMARIES] = { fix_summaries, false },
+	[FSCK_RT_RELOCATE] = { apply_relocate, true },
+	[FSCK_RT_BLOCKS] = { apply_blocks, true },
+	[FSCK_RT_NAT] = { rebuild_nat, true },
+	[FSCK_RT_SIT] = { rebuild_sit, true },
+	[FSCK_RT_CHECKPOINT] = { apply_checkpoint, true },
+	[FSCK_RT_SUPERBLOCK] = { fix_superblocks, false },
+};
+
+/* Whether a problem whose fix routine is rt was planned in this run. */
+static bool routine_planned(const struct fsck_ctx *ctx, enum fsck_routine rt)
+{
+	for (size_t i = 0; i < fsck_n_problems; i++)
+		if (ctx->code_count[i] && fsck_fix_routine(fsck_problems[i].fix) == rt)
+			return true;
+	return false;
+}
+
+/* Run routine rt if it is wanted. */
+static int apply(struct repair_run *r, enum fsck_routine rt)
+{
+	if (!routines[rt].every_repair && !routine_planned(r->ctx, rt))
+		return 0;
+	return routines[rt].apply(r);
+}
+
+/* The routines in the order the one atomic checkpoint needs, with the
+ * steps between them (the allocator, the chain, the summaries of the
+ * segments the repair filled). */
+static int run_repair(struct repair_run *r)
+{
+	struct fsck_ctx *ctx = r->ctx;
+	int err;
+
+	err = apply(r, FSCK_RT_IMAGE_GROW);
 	if (!err)
-		err = fsck_lpf_reconnect(ctx);
+		err = apply(r, FSCK_RT_ZONES);
 	if (!err)
-		err = fsck_shared_apply(ctx);
+		err = apply(r, FSCK_RT_DIRS);
 	if (!err)
-		err = fsck_relocate_remap(ctx);
+		err = apply(r, FSCK_RT_SHARED);
 	if (!err)
-		err = fsck_quota_rebuild(ctx);
+		err = apply(r, FSCK_RT_REMAP);
+	if (!err)
+		err = apply(r, FSCK_RT_QUOTA);
 	if (!err)
 		err = fsck_alloc_init(&r->a, ctx);
 	if (err)
@@ -888,44 +1000,31 @@ static int run_repair(struct repair_run *r)
 		return err;
 	f2fs_commit_plan_init(&r->plan, ctx->fs);
 	r->plan.version = f2fs_cp_next_version(ctx->fs);
-	err = settle_logs(r);
+	err = apply(r, FSCK_RT_LOGS);
 	if (!err && ctx->st.chain_nodes)
 		err = rehome_chain(r);
 	if (!err)
-		err = fix_summaries(r);
+		err = apply(r, FSCK_RT_SUMMARIES);
 	if (!err)
-		err = fsck_relocate_apply(ctx, &r->a);
+		err = apply(r, FSCK_RT_RELOCATE);
 	if (!err)
-		err = write_data_blocks(r);
-	if (!err)
-		err = write_node_blocks(r);
+		err = apply(r, FSCK_RT_BLOCKS);
 	if (!err)
 		err = fsck_alloc_close(&r->a);
 	if (!err)
 		err = write_filled_summaries(r);
 	if (!err)
-		err = rebuild_nat(r);
-	if (err)
-		return err;
-	err = rebuild_sit(r);
-	if (err)
-		return err;
-	orphans = malloc(((size_t)ctx->n_orphans + 1) * sizeof(*orphans));
-	if (!orphans)
-		return -ENOMEM;
-	n_orphans = keep_orphans(ctx, orphans);
-	build_plan(r, orphans, n_orphans);
-	err = f2fs_dev_flush(ctx->fs->dev);
+		err = apply(r, FSCK_RT_NAT);
 	if (!err)
-		err = f2fs_commit(ctx->fs, &ctx->sit, &ctx->nat, &r->plan);
+		err = apply(r, FSCK_RT_SIT);
+	if (!err)
+		err = apply(r, FSCK_RT_CHECKPOINT);
 	if (!err)
 		err = fsck_zone_apply_after_commit(ctx);
-	free(orphans);
 	if (!err)
 		err = reseal_crc_only_pack(ctx->fs);
 	if (!err)
-		err = fix_superblocks(r);
-	(void)plan;
+		err = apply(r, FSCK_RT_SUPERBLOCK);
 	return err;
 }
 

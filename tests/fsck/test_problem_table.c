@@ -1,8 +1,12 @@
 /*
  * test_problem_table.c - the fsck problem table: codes sorted and unique,
  * names unique, every template token known, lookups find every entry,
- * and codes in the ranges their pass owns.
+ * and codes in the ranges their pass owns; and the table both ways with
+ * the repair's routines: every fixable code's kind has one routine,
+ * FIX_NONE and FIX_UNFIXABLE have none, and every routine applies a
+ * kind some code uses.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "unit.h"
@@ -31,9 +35,38 @@ static int template_ok(const char *msg)
 	return 1;
 }
 
+/* Every fix kind has one routine (none for FIX_NONE, FIX_UNFIXABLE), and
+ * every routine is the routine of a kind some code of the table has. */
+static void check_routines(void)
+{
+	bool used[FSCK_RT_COUNT] = { false };
+
+	CHECK(fsck_fix_routine(FIX_NONE) == FSCK_RT_NONE);
+	CHECK(fsck_fix_routine(FIX_UNFIXABLE) == FSCK_RT_NONE);
+	for (size_t i = 0; i < fsck_n_problems; i++) {
+		enum fsck_fix f = fsck_problems[i].fix;
+		enum fsck_routine rt = fsck_fix_routine(f);
+
+		if (f == FIX_NONE || f == FIX_UNFIXABLE)
+			continue;
+		CHECK(rt > FSCK_RT_NONE && rt < FSCK_RT_COUNT);
+		if (rt > FSCK_RT_NONE && rt < FSCK_RT_COUNT)
+			used[rt] = true;
+	}
+	for (int rt = FSCK_RT_NONE + 1; rt < FSCK_RT_COUNT; rt++) {
+		CHECK(used[rt]);
+		CHECK(strcmp(fsck_routine_name((enum fsck_routine)rt), "?") != 0);
+	}
+	/* every kind in the enumeration (in use or not) has a routine */
+	for (int f = FIX_NONE + 1; f < FIX_KIND_COUNT; f++)
+		if (f != FIX_UNFIXABLE)
+			CHECK(fsck_fix_routine((enum fsck_fix)f) != FSCK_RT_NONE);
+}
+
 int main(void)
 {
 	CHECK(fsck_n_problems > 80);
+	check_routines();
 	for (size_t i = 0; i < fsck_n_problems; i++) {
 		const struct fsck_problem_def *d = &fsck_problems[i];
 
