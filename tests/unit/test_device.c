@@ -255,7 +255,13 @@ static void test_batch(void)
 		CHECK_EQ_U64(f2fs_dev_stats(dev)->read_blocks, 18);
 		misses = f2fs_dev_stats(dev)->read_misses - misses;
 		CHECK_EQ_U64(f2fs_dev_stats(dev)->read_calls - calls, 3 + misses);
-		CHECK_EQ_U64(f2fs_dev_stats(dev)->readahead_calls - hints, misses ? 1 : 0);
+		/* The eviction may leave pages behind (the kernel drops what it
+		 * can): one span missed is read at once, two or more are
+		 * announced as one hint; where RWF_NOWAIT is refused the one
+		 * miss stands for every run, announced as one hint too. */
+		CHECK(f2fs_dev_stats(dev)->readahead_calls - hints <= 1);
+		if (misses >= 2)
+			CHECK_EQ_U64(f2fs_dev_stats(dev)->readahead_calls - hints, 1);
 	}
 
 	/* A run past the end fails the whole batch before any read. */
@@ -468,10 +474,14 @@ static void test_batch_iov_max(void)
 	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_blocks, RUNS);
 	/* Evicted, both reads miss without waiting, then the runs are
 	 * announced as one hint and read again (where the file system does
-	 * not take RWF_NOWAIT, the first read says so: one miss). */
-	CHECK_EQ_U64(f2fs_dev_stats(dev)->readahead_calls, f2fs_dev_stats(dev)->read_misses ? 1 : 0);
-	if (nowait_reads(path))
-		CHECK_EQ_U64(f2fs_dev_stats(dev)->read_misses, 2);
+	 * not take RWF_NOWAIT, the first read says so: one miss, every run
+	 * announced). */
+	/* (Eviction may leave one of the two spans cached: one miss, read
+	 * at once without a hint.) */
+	CHECK(f2fs_dev_stats(dev)->readahead_calls <= 1);
+	CHECK(f2fs_dev_stats(dev)->read_misses <= 2);
+	if (nowait_reads(path) && f2fs_dev_stats(dev)->read_misses == 2)
+		CHECK_EQ_U64(f2fs_dev_stats(dev)->readahead_calls, 1);
 	check_batch_buffers(vec, RUNS);
 	free(buf);
 	free(vec);
