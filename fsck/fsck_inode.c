@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "f2fs_crc.h"
+#include "f2fs_quota.h"
 #include "fsck_walk.h"
 
 #define MAX_COMPRESS_ALGO	3	/* LZO, LZ4, ZSTD, LZO-RLE */
@@ -464,6 +465,54 @@ static int contents_type(const struct fsck_ctx *ctx, const struct f2fs_inode *ri
  * as dentry blocks).  The type comes back; the permission bits stay
  * unless the owner has none, which no directory or file mkdir, mkfs or
  * sload makes has.  Returns the mode to check the inode with. */
+/* Whether the inode's first block opens with the header of quota type t
+ * (the quota file mkfs, sload and the kernel keep there). */
+static bool block0_holds_quota(const struct fsck_ctx *ctx, const struct f2fs_inode *ri, int t)
+{
+	uint32_t extra = fsck_extra_words(ri);
+	uint32_t addr = extra < DEF_ADDRS_PER_INODE ? le32_to_cpu(ri->i_addr[extra]) : 0;
+	struct f2fs_dqinfo info;
+	uint8_t *b;
+	bool ok;
+
+	if ((ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY)) || !fsck_addr_in_main(ctx, addr))
+		return false;
+	b = malloc(F2FS_BLKSIZE);
+	if (!b)
+		return false;
+	ok = !f2fs_dev_read(ctx->fs->dev, addr, 1, b) && !f2fs_quota_header_read(b, t, &info);
+	free(b);
+	return ok;
+}
+
+/* A quota inode whose i_mode lost its regular-file type: the kernel reads
+ * it as a directory (or device, ...), refuses to turn quota on ("run fsck
+ * to fix"), and a repair that believed the mode would rewrite the quota
+ * file's blocks as dentry blocks.  When its first block still opens with
+ * its type's quota header, or its contents are no directory's (no '.' and
+ * '..' open them: a damaged quota file, rebuilt by the quota pass), the
+ * type comes back; the permission bits stay unless the owner has none
+ * (mkfs makes it 0600).  A quota number naming a real directory keeps it
+ * a directory (F2FS-4038). */
+static uint16_t quota_mode_from_evidence(struct fsck_walk *w, uint32_t ino,
+					 const struct fsck_item *it,
+					 const struct f2fs_inode *ri, uint16_t mode)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint16_t perm = mode & 07777;
+	struct f2fs_node *c;
+
+	if (S_ISREG(mode) ||
+	    (!block0_holds_quota(ctx, ri, it->idx) && contents_type(ctx, ri, ino) != 0))
+		return mode;
+	if (!(perm & 0600))
+		perm = 0600;
+	if ((c = PLAN(PR_INODE_MODE_TYPE, .found = mode, .expected = (uint16_t)(S_IFREG | perm),
+		      .str = "a quota file")))
+		c->i.i_mode = cpu_to_le16((uint16_t)(S_IFREG | perm));
+	return (uint16_t)(S_IFREG | perm);
+}
+
 static uint16_t mode_from_evidence(struct fsck_walk *w, uint32_t ino, const struct fsck_item *it,
 				   const struct f2fs_inode *ri, uint16_t mode)
 {
@@ -472,6 +521,8 @@ static uint16_t mode_from_evidence(struct fsck_walk *w, uint32_t ino, const stru
 	struct f2fs_node *c;
 	int looks;
 
+	if (it->kind == ITEM_QUOTA)
+		return quota_mode_from_evidence(w, ino, it, ri, mode);
 	if (it->kind != ITEM_NS || !it->loc.dir_ino || ino == F2FS_ROOT_INO)
 		return mode;
 	if (it->ftype == F2FS_FT_DIR && !S_ISDIR(mode))

@@ -33,7 +33,7 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "unknown feature bits {xfound}"),
 	P(SB_ENCODING, E, false, FIX_UNFIXABLE,
 	  "casefold feature with unknown encoding {found}"),
-	P(SB_SEGMENT_COUNT_EXCESS, W, true, FIX_UNFIXABLE,
+	P(SB_SEGMENT_COUNT_EXCESS, W, true, FIX_SB_FIELD,
 	  "segment_count exceeds the end of the main area by {found} segments (the kernel rewrites it)"),
 	P(SB_KERNEL_ERRORS, W, true, FIX_SB_FROM_GOOD_COPY,
 	  "the kernel recorded errors or stop reasons in the superblock"),
@@ -350,7 +350,6 @@ const char *fsck_unfixable_why(enum fsck_problem code)
 	case PR_SB_NONE_VALID: return "no superblock to start from";
 	case PR_SB_FEATURE_DEPS: case PR_SB_UNKNOWN_FEATURE: case PR_SB_ENCODING:
 		return "the feature set is the volume's own; fsck does not change features";
-	case PR_SB_SEGMENT_COUNT_EXCESS: return "harmless, the kernel corrects it at mount";
 	case PR_SB_BLKDEV_SHORT:
 		return "a block device cannot grow: copy the volume to a device large enough (or an image file)";
 	case PR_CP_NONE_VALID: return "no checkpoint to start from";
@@ -379,7 +378,7 @@ const char *fsck_fix_name(enum fsck_fix f)
 		[FIX_NONE] = "none",
 		[FIX_SB_FROM_GOOD_COPY] = "rewrite the superblock copy from the good one",
 		[FIX_SB_REBUILD] = "write both superblock copies from the rebuilt one",
-		[FIX_SB_FIELD] = "clear the field in both superblock copies",
+		[FIX_SB_FIELD] = "correct the field in both superblock copies",
 		[FIX_CP_REWRITE] = "write a new checkpoint pack",
 		[FIX_SIT_REBUILD] = "rebuild SIT entries from reachability",
 		[FIX_NAT_CLEAR] = "clear the NAT entry",

@@ -180,7 +180,7 @@ enum fsck_fix {
 	FIX_NONE,
 	FIX_SB_FROM_GOOD_COPY,
 	FIX_SB_REBUILD,		/* write both copies from the rebuilt superblock */
-	FIX_SB_FIELD,		/* clear a field in both superblock copies */
+	FIX_SB_FIELD,		/* correct a field in both superblock copies */
 	FIX_CP_REWRITE,		/* new checkpoint pack with recomputed fields */
 	FIX_SIT_REBUILD,	/* SIT entries and counts from reachability */
 	FIX_NAT_CLEAR,		/* drop a leaked or bad NAT entry */

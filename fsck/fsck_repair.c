@@ -38,6 +38,7 @@
 #include "f2fs_commit.h"
 #include "f2fs_crc.h"
 #include "f2fs_err.h"
+#include "f2fs_super.h"
 #include "fsck.h"
 #include "fsck_alloc.h"
 #include "fsck_walk.h"
@@ -712,13 +713,21 @@ static int write_sb_copy(struct f2fs_fs *fs, int i, const struct f2fs_super_bloc
 			       sizeof(*sb), sb);
 }
 
-/* Clear what the check reported in the superblock itself (the kernel's
- * recorded errors and stop reasons; quota inode numbers without the
- * quota_ino feature); true if anything changed. */
-static bool clear_sb_fields(struct f2fs_super_block *sb)
+/* Correct what the check reported in the superblock itself (the kernel's
+ * recorded errors and stop reasons and quota inode numbers without the
+ * quota_ino feature are cleared; a segment_count past the main area's end
+ * becomes what the kernel writes at mount, the segments up to that end);
+ * true if anything changed. */
+static bool correct_sb_fields(struct f2fs_super_block *sb)
 {
 	static const struct f2fs_super_block zero;
 	bool changed = false;
+
+	if (f2fs_sb_segment_count_excess(sb)) {
+		sb->segment_count = cpu_to_le32((uint32_t)((f2fs_sb_main_end(sb) -
+			le32_to_cpu(sb->segment0_blkaddr)) >> 9));
+		changed = true;
+	}
 
 	if (memcmp(sb->s_errors, zero.s_errors, sizeof(sb->s_errors)) ||
 	    memcmp(sb->s_stop_reason, zero.s_stop_reason, sizeof(sb->s_stop_reason))) {
@@ -744,7 +753,7 @@ static int fix_superblocks(struct repair_run *r)
 	struct f2fs_fs *fs = r->ctx->fs;
 	struct f2fs_super_block good = fs->sb;
 	int use = fs->sb_index, other = 1 - use, err = 0;
-	bool clear_errors = clear_sb_fields(&good);
+	bool clear_errors = correct_sb_fields(&good);
 	bool write_use = clear_errors || fs->salvage.sb_rebuilt;
 
 	if (!write_use && !sb_copy_bad(fs, other))
