@@ -270,13 +270,13 @@ static void check_sit_journal(struct fsck_ctx *ctx)
 }
 
 static void check_one_orphan_block(struct fsck_ctx *ctx, const struct f2fs_orphan_block *ob,
-				   uint32_t i, uint32_t nblocks)
+				   uint32_t i)
 {
 	uint32_t cnt = le32_to_cpu(ob->entry_count);
 
-	if (le16_to_cpu(ob->blk_addr) != i + 1 || le16_to_cpu(ob->blk_count) != nblocks)
-		fsck_problem(ctx, PR_CP_ORPHAN_BLOCK, FSCK_OBJ(.idx = i,
-			    .str = "block index or block count is wrong"));
+	/* blk_addr and blk_count are written by the kernel but never read
+	 * back (f2fs_recover_orphan_inodes() walks the pack's orphan blocks
+	 * and each one's entry_count): wrong values are no problem */
 	if (cnt > F2FS_ORPHANS_PER_BLOCK) {
 		fsck_problem(ctx, PR_CP_ORPHAN_BLOCK, FSCK_OBJ(.idx = i, .found = cnt,
 			    .str = "entry_count exceeds 1020 (the kernel refuses to mount)"));
@@ -321,7 +321,7 @@ static int read_orphans(struct fsck_ctx *ctx)
 	if (!err)
 		for (uint32_t i = 0; i < nblocks; i++)
 			check_one_orphan_block(ctx, (const struct f2fs_orphan_block *)
-					       (buf + (size_t)i * F2FS_BLKSIZE), i, nblocks);
+					       (buf + (size_t)i * F2FS_BLKSIZE), i);
 	free(buf);
 	return err;
 }
