@@ -306,8 +306,6 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "roll-forward chain block {blkaddr} is valid in SIT"),
 	P(RF_CHAIN, I, true, FIX_NONE,
 	  "roll-forward: {found} fsync'd node blocks after the checkpoint will be recovered at mount"),
-	P(RF_CHAIN_BAD_ADDR, I, true, FIX_NONE,
-	  "roll-forward chain ends at block {blkaddr} outside the main area"),
 	P(RF_CHAIN_OTHER_CRC, W, false, FIX_CP_REWRITE,
 	  "roll-forward: {found} fsync'd node blocks after the checkpoint carry its version under another "
 	  "checkpoint CRC (the pack was rewritten after them): the kernel skips them; the repair re-homes "

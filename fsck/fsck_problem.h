@@ -162,7 +162,8 @@ enum fsck_problem {
 	PR_RF_DENT_INODE_IN_NAT = 8002,
 	PR_RF_CHAIN_OVERLAP = 8003,
 	PR_RF_CHAIN = 8004,
-	PR_RF_CHAIN_BAD_ADDR = 8005,
+	/* 8005 (RF_CHAIN_BAD_ADDR) retired: never reported, a chain that
+	 * leaves the main area ends there for the kernel too */
 	PR_RF_CHAIN_OTHER_CRC = 8006,
 	PR_QUOTA_FILE = 8010,
 	PR_QUOTA_USAGE = 8011,
