@@ -22,6 +22,7 @@
 #include "f2fs_ckpt.h"
 #include "f2fs_crc.h"
 #include "f2fs_err.h"
+#include "f2fs_quota.h"
 #include "fsck_walk.h"
 
 /* ---- the inode stack ---- */
@@ -1246,8 +1247,8 @@ static void push_roots(struct fsck_walk *w)
 				continue;
 			if (q < F2FS_RESERVED_NODE_NUM || q >= ctx->fs->max_nid ||
 			    (ctx->ni[q].flags & FSCK_NI_QUEUED)) {
-				fsck_problem(ctx, PR_QUOTA_INODE, FSCK_OBJ(.ino = q, .idx = (uint64_t)i,
-					    .str = "invalid or repeated inode number"));
+				w->quota_pending[i] = true;	/* walk_lost() looks for it */
+				w->quota_bad[i] = q;
 				continue;
 			}
 			if (!fsck_walk_push(w, q, 0, F2FS_FT_REG_FILE, ITEM_QUOTA, NULL))
@@ -1336,6 +1337,70 @@ static void push_orphans(struct fsck_walk *w)
 	free(rep);
 }
 
+/* The pending quota type whose quota file the inode at addr holds (a
+ * regular file of blocks whose first block opens with that type's
+ * header), or -1. */
+static int holds_pending_quota(struct fsck_walk *w, uint32_t nid, uint32_t addr)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint8_t *b = malloc(2 * F2FS_BLKSIZE);
+	const struct f2fs_node *n = (const struct f2fs_node *)b;
+	struct f2fs_dqinfo info;
+	uint32_t extra, a0;
+	int found = -1;
+
+	if (!b)
+		return -1;
+	if (f2fs_dev_read(ctx->fs->dev, addr, 1, b) || le32_to_cpu(n->footer.nid) != nid ||
+	    le32_to_cpu(n->footer.ino) != nid || !S_ISREG(le16_to_cpu(n->i.i_mode)) ||
+	    (n->i.i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY)))
+		goto out;
+	extra = fsck_extra_words(&n->i);
+	a0 = extra < DEF_ADDRS_PER_INODE ? le32_to_cpu(n->i.i_addr[extra]) : 0;
+	if (!fsck_addr_in_main(ctx, a0) || f2fs_dev_read(ctx->fs->dev, a0, 1, b + F2FS_BLKSIZE))
+		goto out;
+	for (int t = 0; t < F2FS_MAX_QUOTAS && found < 0; t++)
+		if (w->quota_pending[t] && !f2fs_quota_header_read(b + F2FS_BLKSIZE, t, &info))
+			found = t;
+out:
+	free(b);
+	return found;
+}
+
+/* A lost inode holding the quota file of a type whose superblock number
+ * is invalid or taken (two types naming one inode, as a damaged word
+ * leaves it): the kernel fails to turn that quota on, and a repair that
+ * reconnected the file into /lost+found would leave the quota without a
+ * file.  It is walked as that type's quota inode, and the superblock
+ * names it again. */
+static bool adopt_quota_file(struct fsck_walk *w, uint32_t nid, uint32_t addr)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	int t;
+
+	if (!w->quota_pending[0] && !w->quota_pending[1] && !w->quota_pending[2])
+		return false;
+	t = holds_pending_quota(w, nid, addr);
+	if (t < 0)
+		return false;
+	w->quota_pending[t] = false;
+	if (fsck_problem(ctx, PR_QUOTA_INO_FOUND, FSCK_OBJ(.ino = nid, .idx = (uint64_t)t,
+			 .found = w->quota_bad[t])))
+		ctx->plan->qf_ino[t] = nid;
+	if (!fsck_walk_push(w, nid, 0, F2FS_FT_REG_FILE, ITEM_QUOTA, NULL))
+		w->stack[w->n - 1].idx = (uint16_t)t;
+	return true;
+}
+
+/* The quota types no lost inode answered for. */
+static void report_quota_unfound(struct fsck_walk *w)
+{
+	for (int t = 0; t < F2FS_MAX_QUOTAS; t++)
+		if (w->quota_pending[t])
+			fsck_problem(w->ctx, PR_QUOTA_INODE, FSCK_OBJ(.ino = w->quota_bad[t],
+				    .idx = (uint64_t)t, .str = "invalid or repeated inode number"));
+}
+
 /* Inodes NAT has in use that nothing reached: check them as lost roots. */
 static void walk_lost(struct fsck_walk *w)
 {
@@ -1355,6 +1420,10 @@ static void walk_lost(struct fsck_walk *w)
 			    le32_to_cpu(e->ino) != nid || (ctx->ni[nid].flags & FSCK_NI_QUEUED) ||
 			    !fsck_addr_in_main(ctx, le32_to_cpu(e->block_addr)))
 				continue;
+			if (adopt_quota_file(w, nid, le32_to_cpu(e->block_addr))) {
+				walk_stack(w);
+				continue;
+			}
 			if (fsck_problem(ctx, PR_INODE_UNREACHABLE, FSCK_OBJ(.ino = nid,
 				    .blkaddr = le32_to_cpu(e->block_addr))))
 				fsck_fix_lost(ctx, nid);
@@ -1471,6 +1540,8 @@ int fsck_pass_nodes(struct fsck_ctx *ctx)
 	}
 	if (!w.err)
 		walk_lost(&w);
+	if (!w.err)
+		report_quota_unfound(&w);
 	if (!w.err)
 		prune_names(&w);
 	if (!w.err)

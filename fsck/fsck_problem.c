@@ -229,6 +229,9 @@ const struct fsck_problem_def fsck_problems[] = {
 	P(INODE_MODE_TYPE, E, false, FIX_INODE_FIELD,
 	  "ino {ino}: i_mode {xfound} is not the type its entry and its contents show ({str}): "
 	  "i_mode {xexpected}"),
+	P(QUOTA_INO_FOUND, E, false, FIX_SB_FIELD,
+	  "the superblock names inode {found} as the quota file of type {idx}, which is invalid or taken; "
+	  "inode {ino}, reached by no name, holds that file: qf_ino becomes {ino}"),
 	P(DENT_NAME_LEN, E, false, FIX_DENTRY_DROP,
 	  "{path}: dentry slot {idx} has name length {found}"),
 	P(DENT_SLOTS, E, false, FIX_DENTRY_DROP,

@@ -260,6 +260,7 @@ void fsck_quota_note_inode(struct fsck_ctx *ctx, int type, const struct fsck_fil
 
 	if (!q || type < 0 || type >= F2FS_MAX_QUOTAS)
 		return;
+	q->f[type].ino = file->ino;	/* the superblock's, or the one walk_lost() took back */
 	q->f[type].walked = S_ISREG(file->mode);
 	q->f[type].inode_addr = inode_addr;
 	q->f[type].addrs_per_inode = file->addrs_per_inode;

@@ -716,12 +716,19 @@ static int write_sb_copy(struct f2fs_fs *fs, int i, const struct f2fs_super_bloc
 /* Correct what the check reported in the superblock itself (the kernel's
  * recorded errors and stop reasons and quota inode numbers without the
  * quota_ino feature are cleared; a segment_count past the main area's end
- * becomes what the kernel writes at mount, the segments up to that end);
+ * becomes what the kernel writes at mount, the segments up to that end;
+ * a quota number the walk found the file of is set, F2FS-4049);
  * true if anything changed. */
-static bool correct_sb_fields(struct f2fs_super_block *sb)
+static bool correct_sb_fields(const struct fsck_plan *plan, struct f2fs_super_block *sb)
 {
 	static const struct f2fs_super_block zero;
 	bool changed = false;
+
+	for (int t = 0; t < F2FS_MAX_QUOTAS; t++)
+		if (plan->qf_ino[t] && le32_to_cpu(sb->qf_ino[t]) != plan->qf_ino[t]) {
+			sb->qf_ino[t] = cpu_to_le32(plan->qf_ino[t]);
+			changed = true;
+		}
 
 	if (f2fs_sb_segment_count_excess(sb)) {
 		sb->segment_count = cpu_to_le32((uint32_t)((f2fs_sb_main_end(sb) -
@@ -753,7 +760,7 @@ static int fix_superblocks(struct repair_run *r)
 	struct f2fs_fs *fs = r->ctx->fs;
 	struct f2fs_super_block good = fs->sb;
 	int use = fs->sb_index, other = 1 - use, err = 0;
-	bool clear_errors = correct_sb_fields(&good);
+	bool clear_errors = correct_sb_fields(r->ctx->plan, &good);
 	bool write_use = clear_errors || fs->salvage.sb_rebuilt;
 
 	if (!write_use && !sb_copy_bad(fs, other))

@@ -91,6 +91,7 @@ struct fsck_plan {
 	uint16_t extra_isize_ref;	/* i_extra_isize of a sane inode */
 	uint16_t ixa_ref;		/* i_inline_xattr_size of a sane inode */
 	uint32_t lost_found;	/* ino of /lost+found when the walk saw it */
+	uint32_t qf_ino[F2FS_MAX_QUOTAS];	/* superblock quota numbers to set (0: keep) */
 	uint32_t *unreach;	/* blocks the walk marked but a fix gives back */
 	uint32_t n_unreach, cap_unreach;
 	uint32_t *lost;		/* unreachable inodes to reconnect */

@@ -147,6 +147,11 @@ struct fsck_walk {
 	struct f2fs_node *footer_buf;	/* an inode block with its footer restored (-n) */
 	int qtype;			/* quota type + 1 of the inode walked, 0 if none */
 	uint32_t dir_home_scans;	/* summary scans for directory slots (fsck_shared.c) */
+	/* quota types whose superblock number is invalid or repeated, with
+	 * that number: a lost inode holding the type's quota file is taken
+	 * back as it (walk_lost()), else F2FS-4038 */
+	bool quota_pending[F2FS_MAX_QUOTAS];
+	uint32_t quota_bad[F2FS_MAX_QUOTAS];
 };
 
 /* fsck_pname.c: names of queued inodes; full paths only on demand. */

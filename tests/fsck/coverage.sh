@@ -27,7 +27,7 @@ GOLDENS=$top_srcdir/tests/fsck/expect
 TABLE=$top_srcdir/tests/fsck/cases.txt
 
 # code|reason: codes that no test produces
-EXEMPT="4038|QUOTA_INODE is produced by a quota number repeated or invalid in both superblock copies (or a quota inode lost with its NAT entry), but the repair of that state is not right yet: the quota file no copy names is reconnected into /lost+found instead of named again; no case until it is"
+EXEMPT=""
 
 "$FSCK" --list-problems >"$WORK/table" || hard_error "fsck.f2fs --list-problems exit $?"
 [ -s "$WORK/table" ] || hard_error "fsck.f2fs --list-problems printed nothing"

@@ -33,7 +33,7 @@ require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 
 # No usable volume, or a problem whose fix is FIX_UNFIXABLE in the table.
 UNFIXABLE=" sb-nomagic sb-both-differ sb-both-noroot notf2fs-zero notf2fs-ext4 sb-unknownfeat sb-encoding sb-featdeps "
-UNFIXABLE="$UNFIXABLE cp-none chain-loop chain-newino cp-sums-unloadable "
+UNFIXABLE="$UNFIXABLE cp-none sb-qfino-repeat-nofile chain-loop chain-newino cp-sums-unloadable "
 UNDO=${UNDO_F2FS:-$top_builddir/undo/undo.f2fs}
 require "$UNDO"
 
