@@ -9,6 +9,7 @@
 # fails a test, it never skips it); and the scratch directory (KEEP_WORK=1
 # keeps it; whatever a test mounted at $WORK/mnt is unmounted first).
 # PASS_QUIET=1 prints only failures unless VERBOSE=1.
+# Also both_fscks_clean, the check that both tools find an image clean.
 
 LC_ALL=C
 export LC_ALL
@@ -135,4 +136,23 @@ finish() {
 	echo "$TEST_NAME: $npass passed, $nfail failed"
 	[ "$nfail" -eq 0 ]
 	exit $?
+}
+
+# both_fscks_clean IMG LABEL: our fsck and f2fs-tools' find nothing on IMG
+# (f2fs-tools' --dry-run writes nothing, so it runs on IMG itself rather
+# than on a copy).  Leaves $WORK/fsck.log and $WORK/ofsck.txt.
+both_fscks_clean() {
+	if "$FSCK" "$1" > "$WORK/fsck.log" 2>&1; then
+		pass "$2: our fsck clean"
+	else
+		fail "$2: our fsck: $(grep -m 3 F2FS- "$WORK/fsck.log")"
+	fi
+	rc=0
+	"$FSCK_ORACLE" --dry-run "$1" < /dev/null > "$WORK/ofsck.log" 2>&1 || rc=$?
+	tr '\r' '\n' < "$WORK/ofsck.log" > "$WORK/ofsck.txt"
+	if [ $rc -eq 0 ] && ! grep -q '\[Fail\]' "$WORK/ofsck.txt"; then
+		pass "$2: f2fs-tools fsck clean"
+	else
+		fail "$2: f2fs-tools fsck --dry-run exit $rc: $(grep -m 3 -E 'Fail|rror' "$WORK/ofsck.txt")"
+	fi
 }

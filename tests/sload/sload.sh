@@ -53,25 +53,6 @@ sh "$top_srcdir/tests/sload/gen-tree.sh" "$WORK/src" > "$WORK/gen.log" 2>&1 ||
 	hard_error "cannot build the source tree: $(tail -n 3 "$WORK/gen.log")"
 "$MANIFEST" -d "$WORK/src" > "$WORK/src.man"
 
-# clean IMG LABEL: both fscks find nothing (f2fs-tools' --dry-run writes
-# nothing; it runs on IMG itself, as in tests/fsck and tests/kernel,
-# instead of on a copy whose data went to the disk each time).
-clean() {
-	if "$FSCK" "$1" > "$WORK/fsck.log" 2>&1; then
-		pass "$2: our fsck clean"
-	else
-		fail "$2: our fsck: $(grep -m 3 F2FS- "$WORK/fsck.log")"
-	fi
-	rc=0
-	"$FSCK_ORACLE" --dry-run "$1" < /dev/null > "$WORK/ofsck.log" 2>&1 || rc=$?
-	tr '\r' '\n' < "$WORK/ofsck.log" > "$WORK/ofsck.txt"
-	if [ $rc -eq 0 ] && ! grep -q '\[Fail\]' "$WORK/ofsck.txt"; then
-		pass "$2: f2fs-tools fsck clean"
-	else
-		fail "$2: f2fs-tools fsck --dry-run exit $rc: $(grep -m 3 -E 'Fail|rror' "$WORK/ofsck.txt")"
-	fi
-}
-
 # same_tree IMG LABEL [MANIFEST_OPTS]: dump.f2fs -r gives the source back.
 same_tree() {
 	rm -rf "$WORK/out"
@@ -106,7 +87,7 @@ load() {
 		return 1
 	fi
 	pass "$label: loaded"
-	clean "$img" "$label"
+	both_fscks_clean "$img" "$label"
 	same_tree "$img" "$label"
 }
 
@@ -174,7 +155,7 @@ if ! "$MKFS" -f -q -O extra_attr,flexible_inline_xattr,inode_checksum -c "$md1" 
 	fail "multi-device: mkfs -c: $(tail -n 1 "$WORK/mkfs.log")"
 elif "$SLOAD" -P -f "$WORK/src" "$md0" > "$WORK/sload.log" 2>&1; then
 	pass "multi-device: loaded"
-	clean "$md0" multi-device
+	both_fscks_clean "$md0" multi-device
 	same_tree "$md0" multi-device
 	on1=$(used_past 1) on2=$(used_past 2)
 	[ "$on1" -gt "$on2" ] && [ "$on2" -gt 0 ] &&
@@ -201,7 +182,7 @@ for i in $(seq 1 250); do : > "$WORK/more/top_$i"; done
 echo more > "$WORK/more/sub/file"
 if "$SLOAD" --nat-writeback 1 -f "$WORK/more" "$s128" > "$WORK/sload.log" 2>&1; then
 	pass "second load into a loaded volume"
-	clean "$s128" "second load"
+	both_fscks_clean "$s128" "second load"
 	rm -rf "$WORK/out"
 	"$DUMP" -r -o "$WORK/out" -P -L "$s128" > "$WORK/dump.log" 2>&1
 	[ -f "$WORK/out/top_250" ] && [ "$(cat "$WORK/out/sub/file")" = more ] &&
@@ -247,7 +228,7 @@ echo not this > "$M/files/small"
 echo top > "$M/new_top"
 if "$SLOAD" -f "$M" "$s128" > "$WORK/sload.log" 2>&1; then
 	pass "merge: loaded into existing directories"
-	clean "$s128" "merge"
+	both_fscks_clean "$s128" "merge"
 	extract "$s128"
 	[ "$(cat "$WORK/out/dirs/deep/a/b/new_deep")" = deep ] && [ "$(cat "$WORK/out/files/new_file")" = file ] &&
 	[ "$(cat "$WORK/out/dirs/hashed/new_h")" = hashed ] && [ "$(cat "$WORK/out/new_top")" = top ] &&
@@ -264,7 +245,7 @@ else
 fi
 # The same tree again: every name is there, nothing changes in the tree.
 if "$SLOAD" -f "$WORK/src" "$s128" > "$WORK/sload.log" 2>&1; then
-	clean "$s128" "the same tree again"
+	both_fscks_clean "$s128" "the same tree again"
 	extract "$s128"
 	manifest_of_out "$WORK/img2.man"
 	diff "$WORK/img.man" "$WORK/img2.man" > /dev/null &&
@@ -315,7 +296,7 @@ for n in ["Stra\u00dfe", "\u01c5ungla", "\ufb01le", "\u216b", "\u0130stanbul", "
 ' "$WORK/cf"
 if "$SLOAD" -f "$WORK/cf" "$img" > "$WORK/sload.log" 2>&1; then
 	pass "casefold: loaded"
-	clean "$img" casefold
+	both_fscks_clean "$img" casefold
 else
 	fail "casefold: $(tail -n 2 "$WORK/sload.log")"
 fi
@@ -350,7 +331,7 @@ truncate -s 512M "$img"
 if "$SLOAD" -f "$A" -t /system -C "$WORK/fs_config" -s "$WORK/file_contexts" -T 1234567890 \
 	"$img" > "$WORK/sload.log" 2>&1; then
 	pass "android: loaded"
-	clean "$img" android
+	both_fscks_clean "$img" android
 	rm -rf "$WORK/out"
 	"$DUMP" -r -o "$WORK/out" -P -L "$img" > "$WORK/dump.log" 2>&1
 	python3 - "$WORK/out" > "$WORK/android.txt" <<'PY'

@@ -51,21 +51,6 @@ fresh() {
 	cp --sparse=always "$WORK/empty.img" "$1"
 }
 
-clean() {
-	if "$FSCK" "$1" > "$WORK/fsck.log" 2>&1; then
-		pass "$2: our fsck clean"
-	else
-		fail "$2: our fsck: $(grep -m 3 F2FS- "$WORK/fsck.log")"
-	fi
-	rc=0
-	"$FSCK_ORACLE" --dry-run "$1" < /dev/null > "$WORK/ofsck.log" 2>&1 || rc=$?
-	if [ $rc -eq 0 ] && ! tr '\r' '\n' < "$WORK/ofsck.log" | grep -q '\[Fail\]'; then
-		pass "$2: f2fs-tools fsck clean"
-	else
-		fail "$2: f2fs-tools fsck --dry-run exit $rc"
-	fi
-}
-
 # 1. byte for byte against the directory load
 cp -a "$SRC" "$WORK/plain"
 rm -f "$WORK/plain/special/socket" "$WORK/plain/special/fifo_link" "$WORK/plain/files/hard2" \
@@ -85,7 +70,7 @@ if cmp -s "$WORK/dir.img" "$WORK/tar.img"; then
 else
 	fail "the archive's image differs from the directory's: $(cmp "$WORK/dir.img" "$WORK/tar.img" | head -n 1)"
 fi
-clean "$WORK/tar.img" "plain archive"
+both_fscks_clean "$WORK/tar.img" "plain archive"
 rm -f "$WORK/dir.img" "$WORK/plain.tar"
 # compressed (-c): the archive's file data is staged in a temporary file
 mkdir -p "$WORK/comp"
@@ -105,7 +90,7 @@ if "$SLOAD" -c -T 1234567890 -f "$WORK/comp.tar" "$WORK/tar.img" > "$WORK/sload.
 else
 	fail "-c from an archive: $(tail -n 1 "$WORK/sload.log")"
 fi
-clean "$WORK/tar.img" "compressed archive"
+both_fscks_clean "$WORK/tar.img" "compressed archive"
 rm -rf "$WORK/dir.img" "$WORK/comp" "$WORK/comp.tar"
 
 # 2. hard links and the source's times, through -f ARCHIVE
@@ -116,7 +101,7 @@ if "$SLOAD" -P -f "$WORK/full.tar" "$WORK/tar.img" > "$WORK/sload.log" 2>&1; the
 else
 	fail "-f ARCHIVE: $(tail -n 2 "$WORK/sload.log")"
 fi
-clean "$WORK/tar.img" "archive with hard links"
+both_fscks_clean "$WORK/tar.img" "archive with hard links"
 "$MANIFEST" -d "$SRC" > "$WORK/src.man"
 rm -rf "$WORK/out"
 "$DUMP" -r -o "$WORK/out" -P -L "$WORK/tar.img" > "$WORK/dump.log" 2>&1 ||
@@ -156,7 +141,7 @@ else
 	fail "loading into a loaded root: $(tail -n 1 "$WORK/sload.log")"
 fi
 rm -rf "$WORK/out"
-clean "$WORK/tar.img" "archive into a loaded volume"
+both_fscks_clean "$WORK/tar.img" "archive into a loaded volume"
 rm -f "$WORK/full.tar" "$WORK/deep.tar"
 
 # 3. the benchmark's generator on standard input
@@ -206,7 +191,7 @@ if "$SLOAD" -P --any-order --tar "$WORK/order.tar" "$WORK/tar.img" > "$WORK/sloa
 	else
 		fail "--any-order: the tree differs"
 	fi
-	clean "$WORK/tar.img" "--any-order"
+	both_fscks_clean "$WORK/tar.img" "--any-order"
 else
 	fail "--any-order: $(tail -n 1 "$WORK/sload.log")"
 fi
