@@ -9,7 +9,8 @@
 # fails a test, it never skips it); and the scratch directory (KEEP_WORK=1
 # keeps it; whatever a test mounted at $WORK/mnt is unmounted first).
 # PASS_QUIET=1 prints only failures unless VERBOSE=1.
-# Also both_fscks_clean, the check that both tools find an image clean.
+# Also both_fscks_clean, the check that both tools find an image clean,
+# and same_tree, the check that dump.f2fs -r gives a loaded tree back.
 
 LC_ALL=C
 export LC_ALL
@@ -155,4 +156,22 @@ both_fscks_clean() {
 	else
 		fail "$2: f2fs-tools fsck --dry-run exit $rc: $(grep -m 3 -E 'Fail|rror' "$WORK/ofsck.txt")"
 	fi
+}
+
+# same_tree IMG LABEL [MANIFEST_OPTS]: dump.f2fs -r gives the source back
+# ($MANIFEST, tests/sload/manifest.c, compared with $WORK/src.man).
+same_tree() {
+	rm -rf "$WORK/out"
+	if ! "$DUMP" -r -o "$WORK/out" -P -L "$1" > "$WORK/dump.log" 2>&1; then
+		fail "$2: dump.f2fs -r: $(tail -n 2 "$WORK/dump.log")"
+		return
+	fi
+	"$MANIFEST" -d -i $3 "$WORK/out" > "$WORK/img.man"
+	if diff "$WORK/src.man" "$WORK/img.man" > "$WORK/man.diff"; then
+		pass "$2: the tree reads back entry by entry"
+	else
+		fail "$2: the tree differs"
+		head -n 10 "$WORK/man.diff" | cut -c 1-200 | sed 's/^/    /'
+	fi
+	rm -rf "$WORK/out"
 }

@@ -53,23 +53,6 @@ sh "$top_srcdir/tests/sload/gen-tree.sh" "$WORK/src" > "$WORK/gen.log" 2>&1 ||
 	hard_error "cannot build the source tree: $(tail -n 3 "$WORK/gen.log")"
 "$MANIFEST" -d "$WORK/src" > "$WORK/src.man"
 
-# same_tree IMG LABEL [MANIFEST_OPTS]: dump.f2fs -r gives the source back.
-same_tree() {
-	rm -rf "$WORK/out"
-	if ! "$DUMP" -r -o "$WORK/out" -P -L "$1" > "$WORK/dump.log" 2>&1; then
-		fail "$2: dump.f2fs -r: $(tail -n 2 "$WORK/dump.log")"
-		return
-	fi
-	"$MANIFEST" -d -i $3 "$WORK/out" > "$WORK/img.man"
-	if diff "$WORK/src.man" "$WORK/img.man" > "$WORK/man.diff"; then
-		pass "$2: the tree reads back entry by entry"
-	else
-		fail "$2: the tree differs"
-		head -n 10 "$WORK/man.diff" | cut -c 1-200 | sed 's/^/    /'
-	fi
-	rm -rf "$WORK/out"
-}
-
 # load LABEL MKFS SIZE "MKFS_OPTS" [SLOAD_OPTS...]: format, load, check.
 load() {
 	label=$1 mk=$2 size=$3 mopts=$4
