@@ -84,6 +84,9 @@ struct fsck_opts {
 	const char *zone_model;	/* --zone-model FILE: the first device's
 				 * emulated zones (lib/zone.c) */
 	int nolinear_lookup;	/* --nolinear-lookup=0|1; -1 when not given */
+	unsigned int jobs;	/* -j N: threads checking; 0 = one per CPU */
+	unsigned int thread_min;	/* --thread-min N (test hook): batches of N
+					 * blocks or more go to the workers */
 };
 
 /* Per-nid state, calloc'd for max_nid entries (only touched pages become

@@ -128,7 +128,7 @@ static void check_checksum(struct fsck_walk *w, uint32_t ino, const struct f2fs_
 
 	if (!f2fs_inode_has_checksum(ctx->fs->features, node))
 		return;
-	want = f2fs_inode_checksum(ctx->fs->inode_chksum_seed, node);
+	want = fsck_inode_checksum_of(w, node);
 	have = le32_to_cpu(node->i.i_inode_checksum);
 	if (want != have) {
 		/* rewritten with a fresh checksum */
@@ -183,25 +183,6 @@ static bool check_compression(struct fsck_walk *w, uint32_t ino, const struct f2
 	return true;
 }
 
-/* Eight bytes at a time: every inline file's area (about 3.4 KiB) is
- * looked at, and a byte loop was a third of a warm check's CPU time. */
-static bool bytes_nonzero(const uint8_t *p, size_t n)
-{
-	size_t i = 0;
-
-	for (; i + sizeof(uint64_t) <= n; i += sizeof(uint64_t)) {
-		uint64_t word;
-
-		memcpy(&word, p + i, sizeof(word));
-		if (word)
-			return true;
-	}
-	for (; i < n; i++)
-		if (p[i])
-			return true;
-	return false;
-}
-
 /*
  * The bytes of an inline file's area.  The kernel reads the whole area into
  * page 0 (f2fs_do_read_inline_data()), whatever the data-exist flag says,
@@ -220,13 +201,13 @@ static void check_inline_bytes(struct fsck_walk *w, uint32_t ino, const struct f
 	uint32_t size = i_size < max_inline ? (uint32_t)i_size : max_inline;
 	struct f2fs_node *c;
 
-	if (!(ri->i_inline & F2FS_DATA_EXIST) && bytes_nonzero(area, size)) {
+	if (!(ri->i_inline & F2FS_DATA_EXIST) && fsck_bytes_nonzero(w, area, size)) {
 		if ((c = PLAN(PR_INODE_INLINE_BYTES, .found = size,
 		       .str = "holds the file's bytes but the data-exist flag is clear "
 			      "(the kernel would drop them when the file grows)")))
 			c->i.i_inline |= F2FS_DATA_EXIST;
 	}
-	if (bytes_nonzero(area + size, max_inline - size)) {
+	if (fsck_bytes_nonzero(w, area + size, max_inline - size)) {
 		if ((c = PLAN(PR_INODE_INLINE_BYTES, .found = size,
 		       .str = "holds non-zero bytes past i_size (an extending truncate would show them)")))
 			memset((uint8_t *)&c->i.i_addr[fsck_extra_words(ri) + 1] + size, 0,

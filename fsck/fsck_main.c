@@ -47,6 +47,8 @@ static void usage(FILE *f)
 		"  -d N            debug level (diagnostics on stderr)\n"
 		"  -l              print the superblock and checkpoint and exit\n"
 		"  -t              print the directory tree while checking\n"
+		"  -j, --jobs N    check with N threads (default: one per CPU; 1: no threads);\n"
+		"                  the output is the same for every N\n"
 		"  -C fd           progress lines to file descriptor fd (0: a bar on a terminal)\n"
 		"  --json          report as one JSON document on stdout\n"
 		"  --zone-model FILE  the device's emulated zones (default: DEVICE.zones)\n"
@@ -74,7 +76,8 @@ static void list_problems(void)
 }
 
 enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP, OPT_PROBLEMS, OPT_WRITE_LIMIT,
-       OPT_NOLINEAR_LOOKUP, OPT_ZONE_MODEL, OPT_UNDO, OPT_LOSE_WRITES, OPT_READ_FAULT };
+       OPT_NOLINEAR_LOOKUP, OPT_ZONE_MODEL, OPT_UNDO, OPT_LOSE_WRITES, OPT_READ_FAULT,
+       OPT_THREAD_MIN };
 
 static const struct option long_opts[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -91,6 +94,8 @@ static const struct option long_opts[] = {
 	{ "lose-writes", required_argument, NULL, OPT_LOSE_WRITES },
 	{ "read-fault", required_argument, NULL, OPT_READ_FAULT },
 	{ "zone-model", required_argument, NULL, OPT_ZONE_MODEL },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "thread-min", required_argument, NULL, OPT_THREAD_MIN },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -200,7 +205,7 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 	o->progress_fd = -1;
 	o->nolinear_lookup = -1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ap:fynNd:ltC:c:m:q:Mg:VhSHO:", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ap:fynNd:j:ltC:c:m:q:Mg:VhSHO:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': seen |= SEEN_PREEN; break;
 		case 'p': seen |= SEEN_PREEN; parse_preen(argc, argv); break;
@@ -231,6 +236,20 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 				return FSCK_EXIT_USAGE;
 			}
 			o->debug = (int)v;
+			break;
+		case 'j':
+			if (!parse_uint(optarg, 1024, &v) || v == 0) {
+				fprintf(stderr, "fsck.f2fs: -j needs a number of threads, 1 or more\n");
+				return FSCK_EXIT_USAGE;
+			}
+			o->jobs = (unsigned int)v;
+			break;
+		case OPT_THREAD_MIN:
+			if (!parse_uint(optarg, 1024, &v) || v == 0) {
+				fprintf(stderr, "fsck.f2fs: --thread-min needs a number of blocks, 1 or more\n");
+				return FSCK_EXIT_USAGE;
+			}
+			o->thread_min = (unsigned int)v;
 			break;
 		case 'l': o->list_only = true; break;
 		case 't': case 'M': o->tree = true; break;

@@ -159,12 +159,25 @@ static bool name_hash(const struct fsck_dir_walk *d, const uint8_t *name, uint32
 	return true;
 }
 
-static bool expected_hash(struct fsck_ctx *ctx, const struct fsck_dir_walk *d,
+/* As name_hash(), for an entry the scan meets: a worker may have hashed
+ * its name already. */
+static bool entry_hash(struct fsck_walk *w, const struct fsck_dir_walk *d,
+		       const uint8_t *name, uint32_t len, uint32_t *hash)
+{
+	if (!d->casefold) {
+		*hash = fsck_dentry_hash_of(w, name, len);
+		return true;
+	}
+	return name_hash(d, name, len, hash);
+}
+
+/* entry_hash(), counting the names it cannot hash. */
+static bool expected_hash(struct fsck_walk *w, const struct fsck_dir_walk *d,
 			  const uint8_t *name, uint32_t len, uint32_t *hash)
 {
-	if (name_hash(d, name, len, hash))
+	if (entry_hash(w, d, name, len, hash))
 		return true;
-	ctx->st.unverified_hashes++;
+	w->ctx->st.unverified_hashes++;
 	return false;
 }
 
@@ -403,7 +416,7 @@ static bool restore_name(struct fsck_walk *w, struct dir_state *s, const struct 
 
 	if (!s->d.encrypted && (memchr(name, '/', len) || memchr(name, 0, len)))
 		return false;	/* F2FS-5015: the entry goes */
-	if (!name_hash(&s->d, name, len, &hash)) {
+	if (!entry_hash(w, &s->d, name, len, &hash)) {
 		/* not well-formed UTF-8 in a casefolded directory: the kernel
 		 * hashes such a name's bytes as they are (or, with strict
 		 * encoding, refuses it); either way a lookup cannot find it
@@ -569,7 +582,7 @@ static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f
 			    .str = pname, .found = de->file_type)))
 			fix_entry(w, s, slot, FSCK_DENT_FTYPE, fsck_entry_ftype(ctx, le32_to_cpu(de->ino)));
 	}
-	if (expected_hash(ctx, &s->d, name, len, &hash)) {
+	if (expected_hash(w, &s->d, name, len, &hash)) {
 		if (hash != le32_to_cpu(de->hash_code)) {
 			if (fsck_problem(ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 				    .str = pname, .found = le32_to_cpu(de->hash_code), .expected = hash)))
@@ -844,10 +857,12 @@ void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
 	sort_dent_refs(w, order, n);
 	for (uint32_t first = 0; first < n && !w->err; first += FSCK_BATCH) {
 		uint32_t cnt = n - first < FSCK_BATCH ? n - first : FSCK_BATCH;
+		bool ahead;
 
 		for (uint32_t i = 0; i < cnt; i++)
 			addrs[i] = order[first + i].addr;
 		w->err = fsck_read_sorted(w, addrs, cnt, w->dbuf, blk);
+		ahead = !w->err && fsck_digest_dentries(w, blk, cnt);
 		for (uint32_t i = 0; i < cnt && !w->err; i++) {
 			const struct f2fs_dentry_block *db = (const void *)blk[i];
 			uint32_t bidx = order[first + i].bidx;
@@ -876,9 +891,13 @@ void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
 			if ((uint64_t)bidx * F2FS_BLKSIZE >= s.d.i_size)
 				fsck_problem(w->ctx, PR_DENT_BLOCK_PAST_SIZE, FSCK_OBJ(.ino = s.d.ino,
 					    .path = dir_path(&s), .idx = bidx, .found = s.d.i_size));
+			if (ahead)
+				fsck_digest_take_dentry(w, i);
 			check_dentries(w, &s, db->dentry_bitmap, db->dentry,
 				       &db->filename[0][0], NR_DENTRY_IN_BLOCK, bidx);
 		}
+		if (ahead)
+			fsck_digest_finish_dentries(w);
 	}
 	free(order);
 	if (!w->err)

@@ -1200,6 +1200,7 @@ static void walk_stack(struct fsck_walk *w)
 
 	while (w->n && !w->err) {
 		uint32_t n = 0, dirs = 0, cnt = w->n < FSCK_BATCH ? w->n : FSCK_BATCH, first;
+		bool ahead;
 
 		for (uint32_t i = 0; i < cnt && dirs < FSCK_BATCH_DIRS; i++) {
 			struct fsck_item it = w->stack[--w->n];
@@ -1216,11 +1217,17 @@ static void walk_stack(struct fsck_walk *w)
 			addrs[i] = batch[i].addr;
 		if (n)
 			w->err = fsck_read_sorted(w, addrs, n, w->ibuf, blk);
+		ahead = !w->err && fsck_digest_inodes(w, blk, n);
 		for (uint32_t i = 0; i < n; i++) {
-			if (!w->err)
+			if (!w->err) {
+				if (ahead)
+					fsck_digest_take_inode(w, i);
 				check_inode(w, &batch[i], (const struct f2fs_node *)blk[i]);
+			}
 			fsck_pname_put(batch[i].pn);
 		}
+		if (ahead)
+			fsck_digest_finish_inodes(w);
 		sort_children(w, first);
 		/* done with the batch's blocks: unmap them before the next */
 		f2fs_dev_release_views(w->ctx->fs->dev);
@@ -1510,6 +1517,7 @@ static void walk_free(struct fsck_walk *w)
 		free(w->lost[i]);
 	free(w->lost);
 	free(w->footer_buf);
+	fsck_digest_stop(w);
 }
 
 int fsck_pass_nodes(struct fsck_ctx *ctx)
@@ -1528,6 +1536,11 @@ int fsck_pass_nodes(struct fsck_ctx *ctx)
 	if (!w.ibuf || !w.nbuf || !w.dbuf || !w.vec) {
 		walk_free(&w);
 		return -ENOMEM;
+	}
+	err = fsck_digest_start(&w);
+	if (err) {
+		walk_free(&w);
+		return err;
 	}
 	fsck_progress(ctx, 4, 0, 1);
 	push_roots(&w);

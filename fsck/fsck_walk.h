@@ -8,6 +8,7 @@
 #ifndef FSCK_WALK_H
 #define FSCK_WALK_H
 
+#include "f2fs_workers.h"
 #include "fsck.h"
 
 /* Blocks fetched per batched read of inodes, nodes or dentry blocks. */
@@ -152,7 +153,34 @@ struct fsck_walk {
 	 * back as it (walk_lost()), else F2FS-4038 */
 	bool quota_pending[F2FS_MAX_QUOTAS];
 	uint32_t quota_bad[F2FS_MAX_QUOTAS];
+	/* worker threads (fsck_digest.c): what they computed of the inode
+	 * block or the dentry block being checked, NULL when nothing */
+	struct fsck_digests *dg;
 };
+
+/* fsck_digest.c: what worker threads compute of a batch's inode blocks
+ * and of a directory's dentry blocks ahead of the walk, from the blocks'
+ * bytes alone (-j N).  Each *_batch call returns whether the workers took
+ * the blocks (false: too few to be worth it, or no workers; the checks
+ * then compute alone); *_take before checking block i of the batch;
+ * *_finish after the batch, before its blocks go. */
+/* Start the walk's workers (-j N: N - 1 besides this thread); 0 or -errno. */
+int fsck_digest_start(struct fsck_walk *w);
+void fsck_digest_stop(struct fsck_walk *w);
+bool fsck_digest_inodes(struct fsck_walk *w, const uint8_t *const *blk, uint32_t n);
+void fsck_digest_take_inode(struct fsck_walk *w, uint32_t i);
+void fsck_digest_finish_inodes(struct fsck_walk *w);
+bool fsck_digest_dentries(struct fsck_walk *w, const uint8_t *const *blk, uint32_t n);
+void fsck_digest_take_dentry(struct fsck_walk *w, uint32_t i);
+void fsck_digest_finish_dentries(struct fsck_walk *w);
+/* Whether any of the n bytes at p are non-zero (a digest answers for the
+ * inode block being checked, else the bytes are read). */
+bool fsck_bytes_nonzero(const struct fsck_walk *w, const uint8_t *p, size_t n);
+/* The checksum inode block node should carry (a digest answers for it). */
+uint32_t fsck_inode_checksum_of(const struct fsck_walk *w, const struct f2fs_node *node);
+/* f2fs_dentry_hash() of the len bytes at name (a digest answers for a
+ * name read in place from the dentry block being checked). */
+uint32_t fsck_dentry_hash_of(const struct fsck_walk *w, const uint8_t *name, uint32_t len);
 
 /* fsck_pname.c: names of queued inodes; full paths only on demand. */
 /* The root directory's name ("/"); NULL when out of memory. */

@@ -43,6 +43,15 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 		grep -q "^F2FS-$c " "$OUT" || fail "$id: problem $c not reported: $(grep '^F2FS' "$OUT" | head -3)"
 	done
 	[ "$(cksum <"$IMG")" = "$sum_before" ] || fail "$id: the image changed"
+	# worker threads change nothing: one thread against three that take
+	# every batch, however small (--thread-min 1)
+	cp "$OUT" "$WORK/fsck.default"
+	run_fsck "$IMG" -j 1
+	cp "$OUT" "$WORK/fsck.j1"
+	run_fsck "$IMG" -j 3 --thread-min 1
+	cmp -s "$WORK/fsck.j1" "$OUT" || fail "$id: -j 3 prints otherwise than -j 1: $(diff "$WORK/fsck.j1" "$OUT" | head -4)"
+	cmp -s "$WORK/fsck.j1" "$WORK/fsck.default" || fail "$id: the default -j prints otherwise than -j 1"
+	cp "$WORK/fsck.default" "$OUT"
 	got=$(oracle_verdict "$IMG")
 	[ "$got" = "$verdict" ] || fail "$id: f2fs-tools says $got, the table records $verdict"
 	if [ "$got" = clean ] && [ "$want_rc" != 0 ] && [ -z "$note" ]; then

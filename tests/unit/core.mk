@@ -20,3 +20,6 @@ tests_unit_test_json_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += tests/unit/test_array
 TESTS += tests/unit/test_array
 tests_unit_test_array_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/test_workers
+TESTS += tests/unit/test_workers
+tests_unit_test_workers_LDADD = $(UNIT_LDADD)

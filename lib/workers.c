@@ -1,0 +1,240 @@
+/*
+ * workers.c - the worker pool of f2fs_workers.h.
+ *
+ * The pool holds up to MAX_OPEN open jobs, oldest first.  Items of a job
+ * are claimed in increasing order from the job's atomic counter, by the
+ * workers and by the consumer alike; each computed item raises its own
+ * done flag.  A worker enters a job under the pool's lock and counts
+ * itself in the job's busy count; f2fs_job_finish() closes the job (no
+ * worker enters it any more, no item is claimed) and waits for the busy
+ * count to drop, so a job's inputs are free to change afterwards.  A
+ * worker goes back to pick a job after each item when a newer job was
+ * opened meanwhile: the consumer waits on the newest.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "f2fs_workers.h"
+
+#define MAX_OPEN	4u
+
+struct f2fs_job {
+	f2fs_work_fn fn;
+	void *arg;
+	uint32_t n;
+	atomic_uint next;	/* the next unclaimed item */
+	atomic_uchar *done;	/* per item: its result is written */
+	uint32_t cap;
+	unsigned int busy;	/* workers inside (under the pool's lock) */
+	bool open;
+};
+
+struct f2fs_workers {
+	pthread_t *threads;
+	unsigned int started;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;	/* a job was opened, or stop */
+	pthread_cond_t idle;	/* a worker left a job */
+	struct f2fs_job *open[MAX_OPEN];	/* oldest first */
+	unsigned int nopen;
+	atomic_uint opened;	/* jobs opened so far: workers look for news */
+	bool stop;
+};
+
+struct f2fs_job *f2fs_job_new(void)
+{
+	struct f2fs_job *job = calloc(1, sizeof(*job));
+
+	if (job)
+		atomic_init(&job->next, 0);
+	return job;
+}
+
+void f2fs_job_free(struct f2fs_job *job)
+{
+	if (!job)
+		return;
+	free(job->done);
+	free(job);
+}
+
+/* The newest open job with an item left to claim (under the lock). */
+static struct f2fs_job *pick_job(struct f2fs_workers *wk)
+{
+	for (unsigned int k = wk->nopen; k-- > 0;) {
+		struct f2fs_job *job = wk->open[k];
+
+		if (atomic_load_explicit(&job->next, memory_order_relaxed) < job->n)
+			return job;
+	}
+	return NULL;
+}
+
+/* Claim and compute the job's items until none is left or a newer job
+ * was opened than the one seen. */
+static void run_items(struct f2fs_workers *wk, struct f2fs_job *job, unsigned int seen)
+{
+	for (;;) {
+		unsigned int i = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
+
+		if (i >= job->n)
+			return;
+		job->fn(job->arg, i);
+		atomic_store_explicit(&job->done[i], 1, memory_order_release);
+		if (atomic_load_explicit(&wk->opened, memory_order_relaxed) != seen)
+			return;
+	}
+}
+
+static void *worker_main(void *p)
+{
+	struct f2fs_workers *wk = p;
+
+	pthread_mutex_lock(&wk->lock);
+	while (!wk->stop) {
+		struct f2fs_job *job = pick_job(wk);
+		unsigned int seen;
+
+		if (!job) {
+			pthread_cond_wait(&wk->wake, &wk->lock);
+			continue;
+		}
+		job->busy++;
+		seen = atomic_load_explicit(&wk->opened, memory_order_relaxed);
+		pthread_mutex_unlock(&wk->lock);
+		run_items(wk, job, seen);
+		pthread_mutex_lock(&wk->lock);
+		if (--job->busy == 0 && !job->open)
+			pthread_cond_broadcast(&wk->idle);
+	}
+	pthread_mutex_unlock(&wk->lock);
+	return NULL;
+}
+
+struct f2fs_workers *f2fs_workers_start(unsigned int nthreads, int *err)
+{
+	struct f2fs_workers *wk = calloc(1, sizeof(*wk));
+
+	*err = 0;
+	if (!wk) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	wk->threads = calloc(nthreads ? nthreads : 1, sizeof(*wk->threads));
+	if (!wk->threads) {
+		free(wk);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	pthread_mutex_init(&wk->lock, NULL);
+	pthread_cond_init(&wk->wake, NULL);
+	pthread_cond_init(&wk->idle, NULL);
+	atomic_init(&wk->opened, 0);
+	for (unsigned int t = 0; t < nthreads; t++) {
+		int rc = pthread_create(&wk->threads[t], NULL, worker_main, wk);
+
+		if (rc) {
+			*err = -rc;
+			f2fs_workers_stop(wk);
+			return NULL;
+		}
+		wk->started++;
+	}
+	return wk;
+}
+
+unsigned int f2fs_workers_count(const struct f2fs_workers *wk)
+{
+	return wk ? wk->started : 0;
+}
+
+void f2fs_workers_stop(struct f2fs_workers *wk)
+{
+	if (!wk)
+		return;
+	pthread_mutex_lock(&wk->lock);
+	wk->stop = true;
+	pthread_cond_broadcast(&wk->wake);
+	pthread_mutex_unlock(&wk->lock);
+	for (unsigned int t = 0; t < wk->started; t++)
+		pthread_join(wk->threads[t], NULL);
+	pthread_cond_destroy(&wk->idle);
+	pthread_cond_destroy(&wk->wake);
+	pthread_mutex_destroy(&wk->lock);
+	free(wk->threads);
+	free(wk);
+}
+
+int f2fs_job_run(struct f2fs_workers *wk, struct f2fs_job *job, f2fs_work_fn fn, void *arg,
+		 uint32_t n)
+{
+	if (n > job->cap) {
+		atomic_uchar *d = realloc(job->done, (size_t)n * sizeof(*d));
+
+		if (!d)
+			return -ENOMEM;
+		job->done = d;
+		job->cap = n;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		atomic_store_explicit(&job->done[i], 0, memory_order_relaxed);
+	atomic_store_explicit(&job->next, 0, memory_order_relaxed);
+	job->fn = fn;
+	job->arg = arg;
+	job->n = n;
+	pthread_mutex_lock(&wk->lock);
+	if (wk->nopen == MAX_OPEN) {
+		pthread_mutex_unlock(&wk->lock);
+		return -EBUSY;
+	}
+	job->open = true;
+	job->busy = 0;
+	wk->open[wk->nopen++] = job;
+	atomic_fetch_add_explicit(&wk->opened, 1, memory_order_relaxed);
+	if (wk->started)
+		pthread_cond_broadcast(&wk->wake);
+	pthread_mutex_unlock(&wk->lock);
+	return 0;
+}
+
+void f2fs_job_take(struct f2fs_job *job, uint32_t i)
+{
+	while (!atomic_load_explicit(&job->done[i], memory_order_acquire)) {
+		unsigned int c = atomic_load_explicit(&job->next, memory_order_relaxed);
+
+		if (c <= i) {
+			/* nobody has claimed item i yet: compute the next one */
+			c = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
+			if (c < job->n) {
+				job->fn(job->arg, c);
+				atomic_store_explicit(&job->done[c], 1, memory_order_release);
+			}
+			continue;
+		}
+		sched_yield();	/* a worker is computing item i right now */
+	}
+}
+
+void f2fs_job_finish(struct f2fs_workers *wk, struct f2fs_job *job)
+{
+	unsigned int k;
+
+	pthread_mutex_lock(&wk->lock);
+	job->open = false;
+	/* no item is claimed any more; those claimed are finished below */
+	atomic_store_explicit(&job->next, job->n, memory_order_relaxed);
+	while (job->busy)
+		pthread_cond_wait(&wk->idle, &wk->lock);
+	for (k = 0; k < wk->nopen && wk->open[k] != job; k++)
+		;
+	if (k < wk->nopen) {
+		for (; k + 1 < wk->nopen; k++)
+			wk->open[k] = wk->open[k + 1];
+		wk->nopen--;
+	}
+	pthread_mutex_unlock(&wk->lock);
+}
