@@ -19,6 +19,7 @@
  * recorded with a stable code by fsck_fail() and prints no summary.
  */
 #include <getopt.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -889,6 +890,20 @@ static bool json_asked(int argc, char **argv)
 	return false;
 }
 
+/* glibc serves an allocation of 128 KiB or more by mmap, but raises that
+ * threshold to the size of each such block freed (up to 32 MiB): after
+ * the first bitmap or array of a few MiB is freed, the next ones come
+ * from the heap, and calloc() clears them there, touching every page.
+ * The maps of a check are mostly zero pages never touched (a bit per
+ * main block, a record per nid), and a repair's re-check allocates them
+ * all again: a fixed threshold keeps them untouched until used. */
+static void keep_mmap_threshold(void)
+{
+#ifdef M_MMAP_THRESHOLD
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
+}
+
 int main(int argc, char **argv)
 {
 	struct fsck_output out;
@@ -896,6 +911,7 @@ int main(int argc, char **argv)
 	bool again = false, reopen = false, mounted;
 	int code;
 
+	keep_mmap_threshold();
 	code = parse_args(argc, argv, &o);
 	if (code >= 0) {
 		if (code == FSCK_EXIT_USAGE && json_asked(argc, argv))

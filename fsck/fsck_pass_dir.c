@@ -519,7 +519,7 @@ static void drop_repeated_names(struct fsck_walk *w, struct dir_state *s)
 		w->err = -ENOMEM;
 		return;
 	}
-	qsort(s->seen, s->n_seen, sizeof(*s->seen), cmp_seen);
+	f2fs_array_sort(s->seen, s->n_seen, sizeof(*s->seen), cmp_seen);
 	for (uint32_t i = 0; i + 1 < s->n_seen; i++) {
 		const struct name_seen *first = &s->seen[i];
 		uint32_t la;

@@ -1146,7 +1146,7 @@ static int cmp_item_ino_desc(const void *a, const void *b)
 static void sort_children(struct fsck_walk *w, uint32_t first)
 {
 	if (w->n > first + 1)
-		qsort(w->stack + first, w->n - first, sizeof(*w->stack), cmp_item_ino_desc);
+		f2fs_array_sort(w->stack + first, w->n - first, sizeof(*w->stack), cmp_item_ino_desc);
 }
 
 static int cmp_item_addr(const void *a, const void *b)

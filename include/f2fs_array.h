@@ -18,6 +18,7 @@
  *
  * Hash tables grow differently (a rehash into a bigger table, not an
  * append): f2fs_hash_capacity() below is their shared growth rule.
+ * f2fs_array_sort() sorts an array where it lies.
  */
 #ifndef F2FS_ARRAY_H
 #define F2FS_ARRAY_H
@@ -39,6 +40,15 @@ int f2fs_array_grow32(void *arrp, size_t elem, uint32_t *cap, uint32_t need, uin
 #define F2FS_ARRAY_ROOM32(arr, cap, need, min_cap) \
 	((uint32_t)(need) <= (cap) ? 0 : \
 	 f2fs_array_grow32(&(arr), sizeof(*(arr)), &(cap), (need), (min_cap)))
+
+/* Sort n elements of size bytes at base in place, in the order cmp gives
+ * (qsort()'s contract), without allocating: glibc's qsort() copies a
+ * large array (or an array of pointers to its elements) into a buffer as
+ * big as the array, which the peak memory of a walk over a directory of
+ * 100,000 names pays for.  Not stable: elements cmp calls equal may come
+ * out in any order, so callers sort by keys that differ. */
+void f2fs_array_sort(void *base, size_t n, size_t size,
+		     int (*cmp)(const void *, const void *));
 
 /*
  * Open-addressing tables keyed by 32-bit numbers (fsck's subdirectory

@@ -1,9 +1,10 @@
 /*
  * array.c - the growth of the tools' arrays (see include/f2fs_array.h):
  * doubling capacities, overflow-checked sizes, nothing changed on failure;
- * and the growth rule of the open-addressing tables.
+ * the growth rule of the open-addressing tables; and a sort in place.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,4 +83,160 @@ uint32_t f2fs_hash_capacity(uint32_t n, uint32_t cap, uint32_t min_cap)
 	while (c < need)
 		c *= 2;
 	return c <= UINT32_MAX ? (uint32_t)c : 0;
+}
+
+/* ---- sorting in place: quicksort, heap sort past a depth limit ---- */
+
+struct sort_ctx {
+	uint8_t *base;
+	size_t size;
+	int (*cmp)(const void *, const void *);
+};
+
+/* Ranges this short are sorted by insertion. */
+#define SORT_SHORT	16
+
+static uint8_t *elem_at(const struct sort_ctx *s, size_t i)
+{
+	return s->base + i * s->size;
+}
+
+static bool elem_less(const struct sort_ctx *s, size_t i, size_t j)
+{
+	return s->cmp(elem_at(s, i), elem_at(s, j)) < 0;
+}
+
+static void elem_swap(const struct sort_ctx *s, size_t i, size_t j)
+{
+	uint8_t *a = elem_at(s, i), *b = elem_at(s, j);
+	size_t left = s->size;
+
+	for (; left >= sizeof(uint64_t); left -= sizeof(uint64_t)) {
+		uint64_t t;
+
+		memcpy(&t, a, sizeof(t));
+		memcpy(a, b, sizeof(t));
+		memcpy(b, &t, sizeof(t));
+		a += sizeof(t);
+		b += sizeof(t);
+	}
+	for (; left; left--, a++, b++) {
+		uint8_t t = *a;
+
+		*a = *b;
+		*b = t;
+	}
+}
+
+/* Elements [lo, hi), each moved down past the larger ones before it. */
+static void insertion_sort(const struct sort_ctx *s, size_t lo, size_t hi)
+{
+	for (size_t i = lo + 1; i < hi; i++)
+		for (size_t j = i; j > lo && elem_less(s, j, j - 1); j--)
+			elem_swap(s, j, j - 1);
+}
+
+/* The heap of n elements from lo, with the one at root moved down to
+ * where it is no smaller than its children. */
+static void sift_down(const struct sort_ctx *s, size_t lo, size_t root, size_t n)
+{
+	for (;;) {
+		size_t child = 2 * root + 1;
+
+		if (child >= n)
+			return;
+		if (child + 1 < n && elem_less(s, lo + child, lo + child + 1))
+			child++;
+		if (!elem_less(s, lo + root, lo + child))
+			return;
+		elem_swap(s, lo + root, lo + child);
+		root = child;
+	}
+}
+
+static void heap_sort(const struct sort_ctx *s, size_t lo, size_t hi)
+{
+	size_t n = hi - lo;
+
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(s, lo, i, n);
+	for (size_t end = n - 1; end > 0; end--) {
+		elem_swap(s, lo, lo + end);
+		sift_down(s, lo, 0, end);
+	}
+}
+
+/* The median of the first, middle and last elements of [lo, hi), moved
+ * to lo as the pivot (sorted input then splits in halves). */
+static void pivot_to_front(const struct sort_ctx *s, size_t lo, size_t hi)
+{
+	size_t mid = lo + (hi - lo) / 2, last = hi - 1;
+
+	if (elem_less(s, mid, lo))
+		elem_swap(s, mid, lo);
+	if (elem_less(s, last, mid)) {
+		elem_swap(s, last, mid);
+		if (elem_less(s, mid, lo))
+			elem_swap(s, mid, lo);
+	}
+	elem_swap(s, lo, mid);
+}
+
+/* [lo, hi) split around the pivot at lo: those before its final place,
+ * which is returned, are no larger, those after no smaller. */
+static size_t partition(const struct sort_ctx *s, size_t lo, size_t hi)
+{
+	size_t i = lo, j = hi;
+
+	for (;;) {
+		while (elem_less(s, ++i, lo))
+			if (i == hi - 1)
+				break;
+		while (elem_less(s, lo, --j))
+			if (j == lo)
+				break;
+		if (i >= j)
+			break;
+		elem_swap(s, i, j);
+	}
+	elem_swap(s, lo, j);
+	return j;
+}
+
+/* Sort [lo, hi); depth partitions left before heap sort takes over.  The
+ * smaller side recurses, the larger loops: the C stack stays O(log n). */
+static void intro_sort(const struct sort_ctx *s, size_t lo, size_t hi, unsigned int depth)
+{
+	while (hi - lo > SORT_SHORT) {
+		size_t p;
+
+		if (!depth) {
+			heap_sort(s, lo, hi);
+			return;
+		}
+		depth--;
+		pivot_to_front(s, lo, hi);
+		p = partition(s, lo, hi);
+		if (p - lo < hi - p - 1) {
+			intro_sort(s, lo, p, depth);
+			lo = p + 1;
+		} else {
+			intro_sort(s, p + 1, hi, depth);
+			hi = p;
+		}
+	}
+	insertion_sort(s, lo, hi);
+}
+
+void f2fs_array_sort(void *base, size_t n, size_t size,
+		     int (*cmp)(const void *, const void *))
+{
+	struct sort_ctx s = { .base = base, .size = size, .cmp = cmp };
+	unsigned int depth = 0;
+
+	if (n < 2 || !size)
+		return;
+	for (size_t m = n; m; m >>= 1)
+		depth += 2;
+	intro_sort(&s, 0, n, depth);
 }

@@ -3,7 +3,9 @@
  * capacities double from the minimum, a need beyond one doubling is met
  * at once, sizes that do not fit are refused with nothing changed; and
  * the hash tables' growth rule (at most half full, doubling, 0 past 32
- * bits) and probe order (every slot once, keys spread).
+ * bits) and probe order (every slot once, keys spread); the sort in
+ * place gives qsort()'s order on every input shape and element size,
+ * keeps every element, and falls back to heap sort without harm.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -119,11 +121,148 @@ static void test_hash_probe(void)
 	CHECK(used == CAP / 2);
 }
 
+/* An element of fsck's walk stack's size, keyed by its first word; the
+ * rest carries the element's identity, to see that nothing is lost. */
+struct wide {
+	uint32_t key;
+	uint32_t id;
+	uint8_t pad[48];
+};
+
+/* An odd size: the byte-wise part of a swap. */
+struct odd {
+	uint8_t key[3];
+	uint8_t id[2];
+};
+
+static int cmp_wide(const void *a, const void *b)
+{
+	const struct wide *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static int cmp_odd(const void *a, const void *b)
+{
+	return memcmp(((const struct odd *)a)->key, ((const struct odd *)b)->key, 3);
+}
+
+static uint32_t next_rand(uint32_t *state)
+{
+	*state = *state * 1103515245u + 12345u;
+	return *state >> 8;
+}
+
+/* Key k of n in each input shape: random, sorted, reversed, all equal,
+ * few distinct, organ pipe, sawtooth. */
+static uint32_t shaped_key(int shape, uint32_t k, uint32_t n, uint32_t *rnd)
+{
+	switch (shape) {
+	case 0: return next_rand(rnd);
+	case 1: return k;
+	case 2: return n - k;
+	case 3: return 7;
+	case 4: return next_rand(rnd) % 5;
+	case 5: return k < n / 2 ? k : n - k;
+	default: return k % 17;
+	}
+}
+
+/* Every shape at sizes around the insertion-sort cut-off and beyond,
+ * against qsort(): same keys in the same order, every element kept. */
+static void test_sort_shapes(void)
+{
+	static const uint32_t sizes[] = { 0, 1, 2, 3, 15, 16, 17, 18, 100, 1000, 20000 };
+	uint32_t rnd = 1, bad = 0;
+
+	for (int shape = 0; shape < 7; shape++) {
+		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+			uint32_t n = sizes[z];
+			struct wide *a = calloc(n + 1, sizeof(*a)), *b = calloc(n + 1, sizeof(*b));
+			uint8_t *ids = calloc(n + 1, 1);
+
+			if (!a || !b || !ids) {
+				CHECK(!"out of memory");
+				return;
+			}
+			for (uint32_t k = 0; k < n; k++) {
+				a[k].key = shaped_key(shape, k, n, &rnd);
+				a[k].id = k;
+				memset(a[k].pad, (int)(k & 0xff), sizeof(a[k].pad));
+			}
+			memcpy(b, a, (size_t)n * sizeof(*a));
+			f2fs_array_sort(a, n, sizeof(*a), cmp_wide);
+			qsort(b, n, sizeof(*b), cmp_wide);
+			for (uint32_t k = 0; k < n; k++) {
+				if (a[k].key != b[k].key || a[k].id >= n || ids[a[k].id]++ ||
+				    a[k].pad[47] != (uint8_t)(a[k].id & 0xff))
+					bad++;
+			}
+			free(a);
+			free(b);
+			free(ids);
+		}
+	}
+	CHECK_EQ_U64(bad, 0);
+}
+
+/* Unique keys (as the walk sorts: inode numbers, fingerprints with their
+ * slots): exactly qsort()'s order, also for an element size that is no
+ * multiple of 8. */
+static void test_sort_unique(void)
+{
+	enum { N = 5000 };
+	static struct odd a[N], b[N];
+	uint32_t bad = 0;
+
+	for (uint32_t k = 0; k < N; k++) {
+		uint32_t v = (k * 2654435761u) % 16777216u;	/* distinct below 2^24 */
+
+		a[k] = (struct odd){ .key = { (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v },
+				     .id = { (uint8_t)(k >> 8), (uint8_t)k } };
+	}
+	memcpy(b, a, sizeof(a));
+	f2fs_array_sort(a, N, sizeof(a[0]), cmp_odd);
+	qsort(b, N, sizeof(b[0]), cmp_odd);
+	if (memcmp(a, b, sizeof(a)))
+		bad++;
+	CHECK_EQ_U64(bad, 0);
+}
+
+/* A comparison that always says "less" would send quicksort past its
+ * depth limit; the sort must still end (heap sort) and keep every
+ * element.  A shape that defeats the median of three: the same. */
+static int cmp_liar(const void *a, const void *b)
+{
+	(void)a;
+	(void)b;
+	return -1;
+}
+
+static void test_sort_depth_limit(void)
+{
+	enum { N = 4096 };
+	static struct wide a[N];
+	static uint8_t ids[N];
+	uint32_t bad = 0;
+
+	for (uint32_t k = 0; k < N; k++)
+		a[k] = (struct wide){ .key = k, .id = k };
+	f2fs_array_sort(a, N, sizeof(a[0]), cmp_liar);
+	for (uint32_t k = 0; k < N; k++)
+		if (a[k].id >= N || ids[a[k].id]++)
+			bad++;
+	CHECK_EQ_U64(bad, 0);
+}
+
 int main(void)
 {
 	test_append();
 	test_sizes();
 	test_hash_capacity();
 	test_hash_probe();
+	test_sort_shapes();
+	test_sort_unique();
+	test_sort_depth_limit();
 	return unit_finish("test_array");
 }
