@@ -136,17 +136,19 @@ static void free_digests(struct fsck_digests *dg)
 	free(dg);
 }
 
-int fsck_digest_start(struct fsck_walk *w)
+/* Without the memory or the threads the walk goes on alone: workers only
+ * save time. */
+void fsck_digest_start(struct fsck_walk *w)
 {
 	unsigned int jobs = jobs_wanted(w->ctx);
 	struct fsck_digests *dg;
-	int err = -ENOMEM;
+	int err;
 
 	if (jobs < 2)
-		return 0;
+		return;
 	dg = calloc(1, sizeof(*dg));
 	if (!dg)
-		return -ENOMEM;
+		return;
 	dg->ctx = w->ctx;
 	dg->inodes.job = f2fs_job_new();
 	dg->dentries.job = f2fs_job_new();
@@ -156,10 +158,9 @@ int fsck_digest_start(struct fsck_walk *w)
 		dg->pool = f2fs_workers_start(jobs - 1, &err);
 	if (!dg->pool) {
 		free_digests(dg);
-		return err;
+		return;
 	}
 	w->dg = dg;
-	return 0;
 }
 
 void fsck_digest_stop(struct fsck_walk *w)

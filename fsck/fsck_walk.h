@@ -164,8 +164,9 @@ struct fsck_walk {
  * the blocks (false: too few to be worth it, or no workers; the checks
  * then compute alone); *_take before checking block i of the batch;
  * *_finish after the batch, before its blocks go. */
-/* Start the walk's workers (-j N: N - 1 besides this thread); 0 or -errno. */
-int fsck_digest_start(struct fsck_walk *w);
+/* Start the walk's workers (-j N: N - 1 besides this thread), when the
+ * threads can be had. */
+void fsck_digest_start(struct fsck_walk *w);
 void fsck_digest_stop(struct fsck_walk *w);
 bool fsck_digest_inodes(struct fsck_walk *w, const uint8_t *const *blk, uint32_t n);
 void fsck_digest_take_inode(struct fsck_walk *w, uint32_t i);
