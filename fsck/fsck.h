@@ -76,6 +76,7 @@ struct fsck_opts {
 	bool no_relist;		/* the check after an interactive "y": the
 				 * problems were listed already */
 	bool recheck;		/* the check after a repair */
+	bool full_recheck;	/* --full-recheck: never the targeted re-check */
 	bool preen_rw;		/* preen's second run, with write access */
 	uint64_t write_limit;	/* --write-limit N (test hook): drop writes after N */
 	const char *undo_file;	/* --undo FILE: save what the repair overwrites */
@@ -252,6 +253,9 @@ void fsck_check_device_end(struct fsck_ctx *ctx);
 int fsck_pass_sit(struct fsck_ctx *ctx);
 int fsck_pass_nat(struct fsck_ctx *ctx);
 int fsck_pass_nodes(struct fsck_ctx *ctx);
+/* The link counts of every inode against what ctx->ni recorded (the end
+ * of the node walk; the targeted re-check runs it over imported state). */
+void fsck_check_links(struct fsck_ctx *ctx);
 int fsck_pass_rollforward(struct fsck_ctx *ctx);
 /* The footer version of the nodes the roll-forward chain holds after the
  * checkpoint in use, and whether node n carries it (fsck_pass_rollfwd.c). */

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -31,6 +32,7 @@
 #include "f2fs_undo.h"
 #include "f2fs_zone.h"
 #include "fsck.h"
+#include "fsck_recheck.h"
 
 static void usage(FILE *f)
 {
@@ -45,6 +47,8 @@ static void usage(FILE *f)
 		"  --dry-run       check and compute the repair, show what it would write; never writes\n"
 		"  --undo FILE     save every block the repair overwrites in FILE (a new file)\n"
 		"                  first; undo.f2fs FILE device puts them back\n"
+		"  --full-recheck  after a repair, check the whole volume again even when the\n"
+		"                  fixes were link counts only (see fsck.f2fs(8))\n"
 		"  -d N            debug level (diagnostics on stderr)\n"
 		"  -l              print the superblock and checkpoint and exit\n"
 		"  -t              print the directory tree while checking\n"
@@ -78,7 +82,7 @@ static void list_problems(void)
 
 enum { OPT_DRY_RUN = 256, OPT_JSON, OPT_IGNORED, OPT_HELP, OPT_PROBLEMS, OPT_WRITE_LIMIT,
        OPT_NOLINEAR_LOOKUP, OPT_ZONE_MODEL, OPT_UNDO, OPT_LOSE_WRITES, OPT_READ_FAULT,
-       OPT_THREAD_MIN };
+       OPT_THREAD_MIN, OPT_FULL_RECHECK };
 
 static const struct option long_opts[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -97,6 +101,7 @@ static const struct option long_opts[] = {
 	{ "zone-model", required_argument, NULL, OPT_ZONE_MODEL },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "thread-min", required_argument, NULL, OPT_THREAD_MIN },
+	{ "full-recheck", no_argument, NULL, OPT_FULL_RECHECK },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -223,6 +228,7 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 		case OPT_DRY_RUN: o->dry_run = true; break;
 		case OPT_UNDO: o->undo_file = optarg; break;
 		case OPT_READ_FAULT: o->read_faults = optarg; break;
+		case OPT_FULL_RECHECK: o->full_recheck = true; break;
 		case OPT_LOSE_WRITES:
 			if (!parse_mask(optarg, &o->lost_writes)) {
 				fprintf(stderr, "fsck.f2fs: --lose-writes needs a number (a bit mask)\n");
@@ -344,11 +350,23 @@ static int alloc_maps(struct fsck_ctx *ctx)
 	return fsck_plan_init(ctx);
 }
 
+/* CPU time of the process so far, in seconds (the phase times of -d 1). */
+static double cpu_seconds(void)
+{
+	struct timespec t;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t))
+		return 0;
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 /* Run a pass; an operational failure (I/O, memory) makes the exit 8. */
 static bool run(struct fsck_ctx *ctx, const char *name, int (*pass)(struct fsck_ctx *))
 {
+	double t0 = cpu_seconds();
 	int err = pass(ctx);
 
+	fsck_debug(ctx, 2, "CPU time: %s pass %.3f s", name, cpu_seconds() - t0);
 	if (err) {
 		fsck_fail(ctx, err == -ENOMEM ? "out_of_memory" : "io_error", "%s: %s", name,
 			  f2fs_strerror(err));
@@ -357,7 +375,29 @@ static bool run(struct fsck_ctx *ctx, const char *name, int (*pass)(struct fsck_
 	return true;
 }
 
-static void run_passes(struct fsck_ctx *ctx)
+/* The re-check's source of the node walk's findings (fsck_recheck.c). */
+struct walk_reuse {
+	struct fsck_ctx *parent;
+	const struct fsck_recheck_snap *snap;
+	const struct fsck_repair_stats *stats;
+	bool refused;		/* the import cannot vouch: check in full */
+};
+
+/* The node walk, or with reuse its findings taken over from the check
+ * before the repair. */
+static bool run_walk(struct fsck_ctx *ctx, struct walk_reuse *reuse)
+{
+	double t0;
+
+	if (!reuse)
+		return run(ctx, "node walk", fsck_pass_nodes);
+	t0 = cpu_seconds();
+	reuse->refused = !fsck_recheck_import(ctx, reuse->parent, reuse->snap, reuse->stats);
+	fsck_debug(ctx, 2, "CPU time: node walk taken over %.3f s", cpu_seconds() - t0);
+	return !reuse->refused;
+}
+
+static void run_passes(struct fsck_ctx *ctx, struct walk_reuse *reuse)
 {
 	if (!fsck_pass_super(ctx) || ctx->exit_override)
 		return;
@@ -375,7 +415,7 @@ static void run_passes(struct fsck_ctx *ctx)
 		return;
 	if (!run(ctx, "roll-forward chain", fsck_pass_rollforward))
 		return;
-	if (!run(ctx, "node walk", fsck_pass_nodes) || !run(ctx, "SSA", fsck_pass_ssa))
+	if (!run_walk(ctx, reuse) || !run(ctx, "SSA", fsck_pass_ssa))
 		return;
 	if (!run(ctx, "verify", fsck_pass_verify) || !run(ctx, "zones", fsck_pass_zone))
 		return;
@@ -548,7 +588,7 @@ static int add_read_faults(struct f2fs_dev *dev, const char *list)
 
 /* Open the volume and run every pass.  Returns -1 on success (ctx ready)
  * or an exit code. */
-static int open_and_check(struct fsck_ctx *ctx, bool write)
+static int open_and_check(struct fsck_ctx *ctx, bool write, struct walk_reuse *reuse)
 {
 	struct f2fs_dev_opts dopts = { .read_only = !write, .dry_run = write && ctx->opt.dry_run,
 				       .zone_model = ctx->opt.zone_model };
@@ -603,7 +643,7 @@ static int open_and_check(struct fsck_ctx *ctx, bool write)
 		fsck_fail(ctx, "out_of_memory", "out of memory");
 		return close_with(ctx, FSCK_EXIT_ERROR);
 	}
-	run_passes(ctx);
+	run_passes(ctx, reuse);
 	return -1;
 }
 
@@ -660,28 +700,76 @@ static void debug_io(struct fsck_ctx *ctx)
 		debug_io_sizes(ctx);
 }
 
+/* The options of the check after a repair. */
+static void recheck_opts(struct fsck_ctx *ctx, const struct fsck_ctx *parent)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->opt = parent->opt;
+	ctx->output = parent->output;
+	ctx->opt.mode = FSCK_MODE_CHECK;
+	ctx->opt.dry_run = false;
+	ctx->opt.recheck = true;
+	ctx->opt.no_relist = false;
+	ctx->opt.tree = false;
+	ctx->opt.write_limit = 0;
+	ctx->opt.lost_writes = 0;
+	ctx->opt.progress_fd = -1;
+	ctx->opt.progress_bar = false;
+}
+
+/* The targeted re-check (fsck_recheck.c): run without printing; when it
+ * finds the volume clean, print its summary as the re-check's and return
+ * true.  False (nothing printed): the full re-check decides. */
+static bool targeted_recheck(struct fsck_ctx *parent, const struct fsck_recheck_snap *snap,
+			     const struct fsck_repair_stats *stats)
+{
+	struct walk_reuse reuse = { .parent = parent, .snap = snap, .stats = stats };
+	struct fsck_output quiet;
+	struct fsck_ctx ctx;
+	bool clean;
+
+	memset(&quiet, 0, sizeof(quiet));
+	recheck_opts(&ctx, parent);
+	ctx.output = &quiet;
+	ctx.opt.json = false;
+	ctx.opt.recheck = false;
+	ctx.opt.no_relist = true;	/* count, print nothing */
+	if (open_and_check(&ctx, false, &reuse) >= 0) {
+		free_ctx(&ctx);
+		return false;
+	}
+	clean = !reuse.refused && !ctx.exit_override && !quiet.error_code &&
+		!ctx.n_errors && !ctx.n_warnings && !ctx.n_infos;
+	fsck_debug(&ctx, 1, "re-check: %s", clean ? "targeted (the walk's findings taken over)" :
+		   "the targeted re-check cannot vouch for the volume: checking all of it");
+	if (clean) {
+		ctx.output = parent->output;
+		ctx.opt.json = parent->opt.json;
+		ctx.opt.recheck = true;
+		ctx.opt.no_relist = false;
+		fsck_report_free(&ctx);
+		fsck_report_init(&ctx);
+		fsck_print_summary(&ctx);
+	}
+	free_ctx(&ctx);
+	return clean;
+}
+
 /* The check after a repair: its problems and its summary are printed (in
  * JSON as the "recheck" object); returns their count, or -1 when the
- * volume cannot be read. */
-static int64_t recheck(const struct fsck_ctx *parent)
+ * volume cannot be read.  Targeted when the snapshot allows it and it
+ * finds the volume clean, else in full. */
+static int64_t recheck(struct fsck_ctx *parent, const struct fsck_recheck_snap *snap,
+		       const struct fsck_repair_stats *stats)
 {
 	struct fsck_ctx ctx;
 	int code;
 	int64_t n;
 
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.opt = parent->opt;
-	ctx.output = parent->output;
-	ctx.opt.mode = FSCK_MODE_CHECK;
-	ctx.opt.dry_run = false;
-	ctx.opt.recheck = true;
-	ctx.opt.no_relist = false;
-	ctx.opt.tree = false;
-	ctx.opt.write_limit = 0;
-	ctx.opt.lost_writes = 0;
-	ctx.opt.progress_fd = -1;
-	ctx.opt.progress_bar = false;
-	code = open_and_check(&ctx, false);
+	if (snap->usable && targeted_recheck(parent, snap, stats))
+		return 0;
+	recheck_opts(&ctx, parent);
+	code = open_and_check(&ctx, false, NULL);
 	if (code >= 0)
 		return -1;
 	n = ctx.exit_override ? -1 : (int64_t)(ctx.n_errors + ctx.n_warnings);
@@ -706,11 +794,51 @@ static int finish_undo(struct fsck_ctx *ctx, int outcome)
 }
 
 /* Repair what the check recorded; returns the exit code. */
+/* After the repair's writes: the outcome and the re-check; returns the
+ * exit code. */
+static int judge_repair(struct fsck_ctx *ctx, int err, uint64_t written,
+			const struct fsck_recheck_snap *snap, const struct fsck_repair_stats *stats)
+{
+	double t0;
+	int64_t left;
+
+	if (!err || err == -EAGAIN)
+		err = finish_undo(ctx, err);
+	if (err == -EAGAIN) {
+		fsck_print_repair(ctx, "refused", 0);
+		return FSCK_EXIT_UNCORRECTED;
+	}
+	if (err) {
+		fsck_fail(ctx, "repair_failed", "repair failed: %s", f2fs_strerror(err));
+		return FSCK_EXIT_ERROR;
+	}
+	if (ctx->opt.dry_run) {
+		fsck_print_repair(ctx, "dry_run", written);
+		return FSCK_EXIT_UNCORRECTED;
+	}
+	if (ctx->opt.write_limit)
+		return FSCK_EXIT_NONDESTRUCT;	/* test hook: the cut image is judged by the caller */
+	fsck_print_repair(ctx, "written", written);
+	t0 = cpu_seconds();
+	left = recheck(ctx, snap, stats);
+	fsck_debug(ctx, 1, "CPU time: re-check %.3f s", cpu_seconds() - t0);
+	if (left < 0)
+		return FSCK_EXIT_ERROR;
+	if (left) {
+		fsck_diag(ctx, "%lld problems remain after the repair", (long long)left);
+		return FSCK_EXIT_UNCORRECTED;
+	}
+	return FSCK_EXIT_NONDESTRUCT;
+}
+
+/* Repair what the check recorded; returns the exit code. */
 static int repair(struct fsck_ctx *ctx)
 {
+	struct fsck_repair_stats stats;
+	struct fsck_recheck_snap snap;
 	uint64_t written = 0;
-	int64_t left;
-	int err;
+	double t0;
+	int err, code;
 
 	if (ctx->opt.mode == FSCK_MODE_PREEN && !ctx->opt.dry_run && ctx->preen_refused) {
 		fsck_diag(ctx, "UNEXPECTED INCONSISTENCY: a problem is not safe to fix unattended; "
@@ -732,32 +860,16 @@ static int repair(struct fsck_ctx *ctx)
 			return FSCK_EXIT_ERROR;
 		}
 	}
-	err = fsck_repair_apply(ctx, &written);
-	if (!err || err == -EAGAIN)
-		err = finish_undo(ctx, err);
-	if (err == -EAGAIN) {
-		fsck_print_repair(ctx, "refused", 0);
-		return FSCK_EXIT_UNCORRECTED;
-	}
-	if (err) {
-		fsck_fail(ctx, "repair_failed", "repair failed: %s", f2fs_strerror(err));
-		return FSCK_EXIT_ERROR;
-	}
-	if (ctx->opt.dry_run) {
-		fsck_print_repair(ctx, "dry_run", written);
-		return FSCK_EXIT_UNCORRECTED;
-	}
-	if (ctx->opt.write_limit)
-		return FSCK_EXIT_NONDESTRUCT;	/* test hook: the cut image is judged by the caller */
-	fsck_print_repair(ctx, "written", written);
-	left = recheck(ctx);
-	if (left < 0)
-		return FSCK_EXIT_ERROR;
-	if (left) {
-		fsck_diag(ctx, "%lld problems remain after the repair", (long long)left);
-		return FSCK_EXIT_UNCORRECTED;
-	}
-	return FSCK_EXIT_NONDESTRUCT;
+	memset(&stats, 0, sizeof(stats));
+	memset(&snap, 0, sizeof(snap));
+	t0 = cpu_seconds();
+	if (!ctx->opt.dry_run && !ctx->opt.write_limit)
+		fsck_recheck_snapshot(ctx, &snap);
+	err = fsck_repair_apply(ctx, &written, &stats);
+	fsck_debug(ctx, 1, "CPU time: repair %.3f s", cpu_seconds() - t0);
+	code = judge_repair(ctx, err, written, &snap, &stats);
+	fsck_recheck_snap_free(&snap);
+	return code;
 }
 
 /* The kernel asked for a check (CP_FSCK_FLAG, CP_QUOTA_NEED_FSCK_FLAG): a
@@ -856,9 +968,10 @@ static int run_once(const struct fsck_opts *o, struct fsck_output *out, bool *as
 	ctx.output = out;
 	*ask_again = false;
 	*reopen_rw = false;
-	code = open_and_check(&ctx, repairing(o) && !read_first);
+	code = open_and_check(&ctx, repairing(o) && !read_first, NULL);
 	if (code >= 0)
 		return code;
+	fsck_debug(&ctx, 1, "CPU time: check %.3f s", cpu_seconds());
 	code = check_verdict(&ctx);
 	if (code != FSCK_EXIT_ERROR)
 		fsck_print_summary(&ctx);

@@ -1494,6 +1494,11 @@ static void check_links(struct fsck_ctx *ctx)
 	fsck_for_each_nat_entry(ctx, check_links_of);
 }
 
+void fsck_check_links(struct fsck_ctx *ctx)
+{
+	check_links(ctx);
+}
+
 static void walk_free(struct fsck_walk *w)
 {
 	for (uint32_t i = 0; i < w->n; i++)

@@ -1044,7 +1044,20 @@ static int run_repair(struct repair_run *r)
 	return err;
 }
 
-int fsck_repair_apply(struct fsck_ctx *ctx, uint64_t *written)
+static void copy_stats(const struct repair_run *r, struct fsck_repair_stats *stats)
+{
+	if (!stats)
+		return;
+	stats->nodes_written = r->nodes_written;
+	stats->data_written = r->data_written;
+	stats->ssa_written = r->ssa_written;
+	stats->chain_written = r->chain_written;
+	stats->nat_changed = r->nat_changed;
+	stats->sit_changed = r->sit_changed;
+	stats->chain_rehomed = r->keep_chain;
+}
+
+int fsck_repair_apply(struct fsck_ctx *ctx, uint64_t *written, struct fsck_repair_stats *stats)
 {
 	struct repair_run r;
 	struct f2fs_dev *dev;
@@ -1078,6 +1091,7 @@ int fsck_repair_apply(struct fsck_ctx *ctx, uint64_t *written)
 			  r.nodes_written, r.data_written, r.ssa_written,
 			  r.keep_chain ? ", the roll-forward chain re-homed" : "",
 			  r.nat_changed, r.sit_changed, r.plan.version, *written);
+	copy_stats(&r, stats);
 	fsck_alloc_free(&r.a);
 	return err;
 }

@@ -212,9 +212,16 @@ int fsck_relocate_remap(struct fsck_ctx *ctx);
 int fsck_relocate_apply(struct fsck_ctx *ctx, struct fsck_alloc *a);
 
 /* ---- fsck_repair.c: applying ---- */
+/* What a repair wrote besides the checkpoint (the re-check reads it). */
+struct fsck_repair_stats {
+	uint64_t nodes_written, data_written, ssa_written, chain_written;
+	uint64_t nat_changed, sit_changed;
+	bool chain_rehomed;
+};
 /* Apply every recorded and derived fix in one checkpoint.  Returns 0 and
- * sets *written (device writes issued), or a negative errno; -EAGAIN when
- * the repair is refused (the reason was printed). */
-int fsck_repair_apply(struct fsck_ctx *ctx, uint64_t *written);
+ * sets *written (device writes issued) and *stats (when not NULL), or a
+ * negative errno; -EAGAIN when the repair is refused (the reason was
+ * printed). */
+int fsck_repair_apply(struct fsck_ctx *ctx, uint64_t *written, struct fsck_repair_stats *stats);
 
 #endif

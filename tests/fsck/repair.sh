@@ -17,6 +17,9 @@
 # of it: each must extract from the repaired image as it is in the tree.
 # Repaired images are kept in $REPAIRED_DIR when set (the kernel test
 # mounts them).  CASES=id,id runs only those cases.
+# Every -y runs twice on the damaged image: with --full-recheck first,
+# then as users run it (the re-check after the repair targeted where the
+# fixes allow it): the exit code and the whole output must be the same.
 # The first `-y` writes an undo file (--undo); after the checks,
 # undo.f2fs must give back the damaged image byte for byte (its checksum
 # before the repair).
@@ -34,6 +37,8 @@ require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 # No usable volume, or a problem whose fix is FIX_UNFIXABLE in the table.
 UNFIXABLE=" sb-nomagic sb-both-differ sb-both-noroot notf2fs-zero notf2fs-ext4 sb-unknownfeat sb-encoding sb-featdeps "
 UNFIXABLE="$UNFIXABLE cp-none sb-qfino-repeat-nofile chain-loop chain-newino cp-sums-unloadable "
+# Cases whose repair the targeted re-check must follow (fsck_recheck.c).
+TARGETED=" ino-links ino-dirlinks ino-hardlinks "
 UNDO=${UNDO_F2FS:-$top_builddir/undo/undo.f2fs}
 require "$UNDO"
 
@@ -47,6 +52,38 @@ check_undo() {
 	"$UNDO" "$WORK/undo" "$IMG" >"$WORK/undo.out" 2>&1 ||
 		{ fail "$1: undo.f2fs exit $?: $(tail -2 "$WORK/undo.out")"; return; }
 	[ "$(cksum <"$IMG")" = "$2" ] || fail "$1: undo.f2fs did not give back the damaged image"
+}
+
+# full_then_targeted ID ARGS...: -y ARGS with --full-recheck on $IMG,
+# $IMG put back as it was, then -y ARGS as users run it; the exit code
+# and the output (left in $OUT, $ERR, $RC) must be the same.
+full_then_targeted() {
+	local id=$1 rc
+	shift
+	cp --sparse=always "$IMG" "$WORK/damaged.img"
+	rm -f "$WORK/damaged.zones"
+	[ ! -e "$IMG.zones" ] || cp "$IMG.zones" "$WORK/damaged.zones"
+	run_fsck "$IMG" -y --full-recheck "$@"
+	rc=$RC
+	mv "$OUT" "$WORK/full.out"
+	mv "$ERR" "$WORK/full.err"
+	cp --sparse=always "$WORK/damaged.img" "$IMG"
+	[ ! -e "$WORK/damaged.zones" ] || cp "$WORK/damaged.zones" "$IMG.zones"
+	rm -f "$WORK/undo"
+	run_fsck "$IMG" -y "$@"
+	[ "$RC" = "$rc" ] || fail "$id: -y exit $RC, with --full-recheck $rc"
+	cmp -s "$OUT" "$WORK/full.out" && cmp -s "$ERR" "$WORK/full.err" ||
+		fail "$id: -y prints other than with --full-recheck: $(diff "$WORK/full.out" "$OUT" | head -4) $(diff "$WORK/full.err" "$ERR" | head -4)"
+}
+
+# check_targeted ID: on a copy of $IMG, -y -d 1 says its re-check was
+# the targeted one.
+check_targeted() {
+	cp --sparse=always "$IMG" "$WORK/targeted.img"
+	"$FSCK" -y -d 1 "$WORK/targeted.img" >/dev/null 2>"$WORK/targeted.err" </dev/null
+	grep -q '^re-check: targeted' "$WORK/targeted.err" ||
+		fail "$1: the re-check was not the targeted one: $(grep -m1 '^re-check' "$WORK/targeted.err")"
+	rm -f "$WORK/targeted.img"
 }
 
 # golden ID N: the last run's output against expect/ID.N
@@ -99,7 +136,7 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 	[ "$(cksum <"$IMG")" = "$sum0" ] || fail "$id: --dry-run changed the image"
 	case "$UNFIXABLE" in
 	*" $id "*)
-		run_fsck "$IMG" -y
+		full_then_targeted "$id"
 		case $RC in 4|8) ;; *) fail "$id: unfixable case: -y exit $RC, expected 4 or 8" ;; esac
 		golden "$id" 1
 		run_fsck "$IMG"
@@ -110,9 +147,10 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 	run_fsck "$IMG"
 	rc0=$RC
 	lines0=$(grep -c '^F2FS-' "$OUT")
+	case "$TARGETED" in *" $id "*) check_targeted "$id" ;; esac
 	sum0=$(cksum <"$IMG")
 	rm -f "$WORK/undo"
-	run_fsck "$IMG" -y --undo "$WORK/undo"
+	full_then_targeted "$id" --undo "$WORK/undo"
 	if [ "$rc0" = 0 ] && [ "$lines0" = 0 ]; then
 		# nothing reported, not even information: nothing to write
 		[ "$RC" = 0 ] || fail "$id: clean case, -y exit $RC"
