@@ -362,11 +362,11 @@ static void check_dir_pino(struct fsck_walk *w, uint32_t ino, const struct fsck_
 	uint32_t pino = le32_to_cpu(ri->i_pino);
 	struct f2fs_node *c;
 
-	if (!S_ISDIR(mode) || it->kind != ITEM_NS || !it->parent ||
-	    ino == F2FS_ROOT_INO || pino == it->parent)
+	if (!S_ISDIR(mode) || it->kind != ITEM_NS || !fsck_item_parent(it) ||
+	    ino == F2FS_ROOT_INO || pino == fsck_item_parent(it))
 		return;
-	if ((c = PLAN(PR_INODE_DIR_PINO, .found = pino, .expected = it->parent)))
-		c->i.i_pino = cpu_to_le32(it->parent);
+	if ((c = PLAN(PR_INODE_DIR_PINO, .found = pino, .expected = fsck_item_parent(it))))
+		c->i.i_pino = cpu_to_le32(fsck_item_parent(it));
 }
 
 /* Whether a dentry area starts as every directory's does: slot 0 '.'

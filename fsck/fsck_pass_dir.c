@@ -19,11 +19,20 @@
 #include "f2fs_err.h"
 #include "fsck_walk.h"
 
-/* Hash and block of a correctly hashed entry, to find the i_dir_level
- * under which misplaced entries would be in place. */
-struct placed {
-	uint32_t hash;
-	uint32_t bidx;
+/* The i_dir_level values a misplaced entry may be fixed by (0 to 8). */
+#define DIR_LEVELS	9u
+
+/* The hashed entries' positions under every candidate i_dir_level, kept
+ * as the scan goes (not a list of entries: a directory of 100,000 names
+ * would hold 800 KB of it), to find the level under which misplaced
+ * entries would be in place and the depth it gives. */
+struct level_fit {
+	uint16_t fits;			/* bit dl: every entry so far in its bucket */
+	uint32_t max_level[DIR_LEVELS];	/* deepest level holding an entry, + 1 */
+	/* the block of the last entry, its level and bucket under each dl */
+	uint32_t bidx;			/* UINT32_MAX: none yet */
+	uint32_t level[DIR_LEVELS];
+	uint64_t bucket[DIR_LEVELS], buckets[DIR_LEVELS];
 };
 
 /* A name the directory links, found again by its fingerprint. */
@@ -47,8 +56,7 @@ struct dir_state {
 	uint32_t max_level;		/* deepest level holding a block, + 1 */
 	uint64_t max_bidx;		/* last dentry block + 1 */
 	bool misplaced;
-	struct placed *placed;
-	uint32_t n_placed, cap_placed;
+	struct level_fit fit;		/* of every hashed entry (note_placed()) */
 	struct fsck_dent_move *moves;	/* the misplaced entries */
 	uint32_t n_moves, cap_moves;
 	uint16_t low[2];		/* entries other than dots at slot 0 or 1 */
@@ -377,21 +385,41 @@ static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 	if (s->d.ino == F2FS_ROOT_INO && len == 10 && !memcmp(name, "lost+found", 10) &&
 	    de->file_type == F2FS_FT_DIR)
 		ctx->plan->lost_found = ino;
-	if (!fsck_walk_push(w, ino, s->d.ino, de->file_type, ITEM_NS, pn))
+	if (!fsck_walk_push(w, ino, de->file_type, ITEM_NS, pn))
 		w->stack[w->n - 1].loc = *slot_loc(s, slot);
 	return true;
 }
 
-static void note_placed(struct fsck_walk *w, struct dir_state *s, uint32_t hash, uint32_t bidx)
+/* Block bidx's level and bucket under each candidate i_dir_level; the
+ * depth each would give counts it. */
+static void fit_block(struct level_fit *f, uint32_t bidx)
 {
+	f->bidx = bidx;
+	for (uint32_t dl = 0; dl < DIR_LEVELS; dl++) {
+		block_position(bidx, dl, &f->level[dl], &f->bucket[dl]);
+		if (f->level[dl] + 1 > f->max_level[dl])
+			f->max_level[dl] = f->level[dl] + 1;
+		f->buckets[dl] = f->level[dl] < MAX_DIR_HASH_DEPTH ?
+				 f2fs_dir_buckets(f->level[dl], dl) : 1;
+	}
+}
+
+/* A hashed entry of block bidx: the levels it is out of its bucket under
+ * are no fix. */
+static void note_placed(struct dir_state *s, uint32_t hash, uint32_t bidx)
+{
+	struct level_fit *f = &s->fit;
+
 	if (bidx == UINT32_MAX)
 		return;
-	if (F2FS_ARRAY_ROOM32(s->placed, s->cap_placed, s->n_placed + 1, 64)) {
-		w->ctx->plan->err = -ENOMEM;
-		return;
+	if (bidx != f->bidx)
+		fit_block(f, bidx);
+	for (uint32_t dl = 0; dl < DIR_LEVELS; dl++) {
+		if (!(f->fits & (1u << dl)))
+			continue;
+		if (f->level[dl] >= MAX_DIR_HASH_DEPTH || hash % f->buckets[dl] != f->bucket[dl])
+			f->fits &= (uint16_t)~(1u << dl);
 	}
-	s->placed[s->n_placed].hash = hash;
-	s->placed[s->n_placed++].bidx = bidx;
 }
 
 /* Remember a misplaced entry: it moves to its bucket unless another
@@ -598,7 +626,7 @@ static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f
 				note_misplaced(w, s, slot, hash);
 		}
 		if (!dropped)
-			note_placed(w, s, hash, bidx);
+			note_placed(s, hash, bidx);
 	}
 	if (!dropped && link_child(w, s, de, pname, slot, name, len))
 		note_seen(w, s, name, len, slot, bidx, le32_to_cpu(de->ino));
@@ -679,21 +707,9 @@ static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8
  * bucket, or -1. */
 static int find_dir_level(const struct dir_state *s)
 {
-	for (uint32_t dl = 0; dl <= 8; dl++) {
-		uint32_t i;
-
-		for (i = 0; i < s->n_placed; i++) {
-			uint32_t level;
-			uint64_t bucket;
-
-			block_position(s->placed[i].bidx, dl, &level, &bucket);
-			if (level >= MAX_DIR_HASH_DEPTH ||
-			    s->placed[i].hash % f2fs_dir_buckets(level, dl) != bucket)
-				break;
-		}
-		if (i == s->n_placed)
+	for (uint32_t dl = 0; dl < DIR_LEVELS; dl++)
+		if (s->fit.fits & (1u << dl))
 			return (int)dl;
-	}
 	return -1;
 }
 
@@ -712,16 +728,8 @@ static void fix_dir_inode(struct fsck_walk *w, struct dir_state *s)
 			c = fsck_fix_node(ctx, s->d.ino, w->inode_addr, w->inode);
 			if (c) {
 				c->i.i_dir_level = (uint8_t)dl;
-				/* levels move with i_dir_level: recount the depth */
-				s->max_level = 0;
-				for (uint32_t i = 0; i < s->n_placed; i++) {
-					uint32_t level;
-					uint64_t bucket;
-
-					block_position(s->placed[i].bidx, (uint32_t)dl, &level, &bucket);
-					if (level + 1 > s->max_level)
-						s->max_level = level + 1;
-				}
+				/* levels move with i_dir_level: the depth of this one */
+				s->max_level = s->fit.max_level[dl];
 				if (s->max_level > s->d.depth)
 					c->i.i_current_depth = cpu_to_le32(s->max_level);
 			}
@@ -788,8 +796,6 @@ static void free_state(struct dir_state *s)
 	s->seen = NULL;
 	free(s->blocks);
 	s->blocks = NULL;
-	free(s->placed);
-	s->placed = NULL;
 	free(s->moves);
 	s->moves = NULL;
 }
@@ -798,8 +804,10 @@ static void init_state(struct fsck_walk *w, struct dir_state *s, const struct fs
 		       const struct f2fs_inode *ri, bool is_inline)
 {
 	memset(s, 0, sizeof(*s));
+	s->fit.fits = (1u << DIR_LEVELS) - 1;
+	s->fit.bidx = UINT32_MAX;
 	s->d.ino = it->ino;
-	s->d.parent = it->kind == ITEM_NS ? it->parent : 0;
+	s->d.parent = fsck_item_parent(it);
 	s->d.pn = it->pn;
 	s->d.dir_level = ri->i_dir_level;
 	s->d.depth = le32_to_cpu(ri->i_current_depth);

@@ -27,8 +27,8 @@
 
 /* ---- the inode stack ---- */
 
-int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint32_t parent, uint8_t ftype,
-		   enum fsck_item_kind kind, struct fsck_pname *pn)
+int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint8_t ftype, enum fsck_item_kind kind,
+		   struct fsck_pname *pn)
 {
 	struct fsck_item *it;
 
@@ -42,7 +42,6 @@ int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint32_t parent, uint8_t f
 	it = &w->stack[w->n++];
 	memset(it, 0, sizeof(*it));
 	it->ino = ino;
-	it->parent = parent;
 	it->ftype = ftype;
 	it->kind = (uint8_t)kind;
 	it->pn = pn;
@@ -884,8 +883,8 @@ static void check_item(struct fsck_walk *w, const struct fsck_item *it,
 	if (it->kind == ITEM_QUOTA && !S_ISREG(f->mode))
 		fsck_problem(ctx, PR_QUOTA_INODE, FSCK_OBJ(.ino = it->ino, .idx = it->idx,
 			    .str = "not a regular file"));
-	if (f->is_dir && it->kind == ITEM_NS && it->parent != it->ino &&
-	    fsck_subdirs_add(ctx, it->parent))
+	if (f->is_dir && it->kind == ITEM_NS && fsck_item_parent(it) != it->ino &&
+	    fsck_subdirs_add(ctx, fsck_item_parent(it)))
 		w->err = -ENOMEM;
 }
 
@@ -1242,7 +1241,7 @@ static void push_roots(struct fsck_walk *w)
 	struct fsck_ctx *ctx = w->ctx;
 	struct fsck_pname *root = fsck_pname_root();
 
-	if (!root || fsck_walk_push(w, F2FS_ROOT_INO, F2FS_ROOT_INO, F2FS_FT_DIR, ITEM_NS, root)) {
+	if (!root || fsck_walk_push(w, F2FS_ROOT_INO, F2FS_FT_DIR, ITEM_NS, root)) {
 		w->err = -ENOMEM;
 		return;
 	}
@@ -1258,7 +1257,7 @@ static void push_roots(struct fsck_walk *w)
 				w->quota_bad[i] = q;
 				continue;
 			}
-			if (!fsck_walk_push(w, q, 0, F2FS_FT_REG_FILE, ITEM_QUOTA, NULL))
+			if (!fsck_walk_push(w, q, F2FS_FT_REG_FILE, ITEM_QUOTA, NULL))
 				w->stack[w->n - 1].idx = (uint16_t)i;
 		}
 	}
@@ -1338,7 +1337,7 @@ static void push_orphans(struct fsck_walk *w)
 			report_reached_orphan(ctx, i, ino);
 			continue;
 		}
-		fsck_walk_push(w, ino, 0, F2FS_FT_UNKNOWN, ITEM_ORPHAN, NULL);
+		fsck_walk_push(w, ino, F2FS_FT_UNKNOWN, ITEM_ORPHAN, NULL);
 		ctx->st.orphans++;
 	}
 	free(rep);
@@ -1394,7 +1393,7 @@ static bool adopt_quota_file(struct fsck_walk *w, uint32_t nid, uint32_t addr)
 	if (fsck_problem(ctx, PR_QUOTA_INO_FOUND, FSCK_OBJ(.ino = nid, .idx = (uint64_t)t,
 			 .found = w->quota_bad[t])))
 		ctx->plan->qf_ino[t] = nid;
-	if (!fsck_walk_push(w, nid, 0, F2FS_FT_REG_FILE, ITEM_QUOTA, NULL))
+	if (!fsck_walk_push(w, nid, F2FS_FT_REG_FILE, ITEM_QUOTA, NULL))
 		w->stack[w->n - 1].idx = (uint16_t)t;
 	return true;
 }
@@ -1435,7 +1434,7 @@ static void walk_lost(struct fsck_walk *w)
 				    .blkaddr = le32_to_cpu(e->block_addr))))
 				fsck_fix_lost(ctx, nid);
 			ctx->st.lost_inodes++;
-			fsck_walk_push(w, nid, 0, F2FS_FT_UNKNOWN, ITEM_LOST, NULL);
+			fsck_walk_push(w, nid, F2FS_FT_UNKNOWN, ITEM_LOST, NULL);
 			walk_stack(w);
 		}
 	}
