@@ -28,7 +28,10 @@
 # The others are loaded by our sload.f2fs from trees generated under the
 # cache (src-LAYOUT-N).  BENCH_LAYOUTS picks layouts (default all),
 # BENCH_SIZES the -s values (default "1 128"), BENCH_BUILD_ONLY=1 only
-# builds.  FSCK_ORACLE / MKFS_ORACLE: f2fs-tools binaries.
+# builds.  FSCK_ORACLE / MKFS_ORACLE: f2fs-tools binaries.  FSCK_NEXT:
+# a newer f2fs-tools' fsck.f2fs measured alongside (default
+# $BENCH_CACHE/f2fs-tools-1.16/sbin/fsck.f2fs when built: see bench/README,
+# "f2fs-tools 1.16"); warm only, the third column of the warm lines.
 set -u
 BUILD=$(cd "${1:-.}" && pwd)
 OURS=$BUILD/fsck/fsck.f2fs
@@ -36,6 +39,8 @@ SLOAD=$BUILD/sload/sload.f2fs
 ORACLE=${FSCK_ORACLE:-/usr/sbin/fsck.f2fs}
 MKFS=${MKFS_ORACLE:-/usr/sbin/mkfs.f2fs}
 CACHE=${BENCH_CACHE:-/var/tmp/f2fs-bench}
+NEXT=${FSCK_NEXT:-$CACHE/f2fs-tools-1.16/sbin/fsck.f2fs}
+[ -x "$NEXT" ] || NEXT=
 N=${BENCH_LAYOUT_FILES:-100000}
 SIZES=${BENCH_SIZES:-1 128}
 RUNS=${BENCH_RUNS:-5}
@@ -135,7 +140,7 @@ report() {
 	local name=$1 img=$2 mode o t f r
 	for mode in cold warm; do
 		[ "$mode" = cold ] && ! can_drop && continue
-		: >"$SCRATCH/o.txt"; : >"$SCRATCH/t.txt"; : >"$SCRATCH/f.txt"
+		: >"$SCRATCH/o.txt"; : >"$SCRATCH/t.txt"; : >"$SCRATCH/f.txt"; : >"$SCRATCH/n.txt"
 		[ "$mode" = warm ] && measure "$OURS" "$img" >/dev/null && measure "$ORACLE" --dry-run "$img" >/dev/null
 		for ((r = 0; r < RUNS; r++)); do
 			[ "$mode" = cold ] && drop
@@ -143,6 +148,7 @@ report() {
 			[ "$mode" = cold ] && drop
 			measure "$ORACLE" --dry-run "$img" >>"$SCRATCH/t.txt"
 			[ "$mode" = cold ] && floor_once "$img" >>"$SCRATCH/f.txt"
+			[ "$mode" = warm ] && [ -n "$NEXT" ] && measure "$NEXT" --dry-run "$img" >>"$SCRATCH/n.txt"
 		done
 		o=$(awk '{ print $1 }' "$SCRATCH/o.txt" | median)
 		t=$(awk '{ print $1 }' "$SCRATCH/t.txt" | median)
@@ -157,6 +163,13 @@ report() {
 			printf "%-18s %-4s floor %6s | ours %7.3fs (CPU %.2fs) %5.1f MiB exit %s| f2fs-tools %7.3fs (CPU %.2fs) %5.1f MiB exit %s| %5.1fx (CPU %.1fx), ours/floor %s, RSS %+.1f MiB\n",
 				n, m, (f > 0 ? sprintf("%.3fs", f) : "-"), o, ou, or / 1024, oc, t, tu, tr / 1024, tc,
 				(o > 0 ? t / o : 0), (ou > 0 ? tu / ou : 0), (f > 0 ? sprintf("%.2f", o / f) : "-"), (or - tr) / 1024 }'
+		if [ -s "$SCRATCH/n.txt" ]; then
+			awk -v n="$name" -v o="$o" -v x="$(awk '{ print $1 }' "$SCRATCH/n.txt" | median)" \
+				-v xu="$(awk '{ print $4 }' "$SCRATCH/n.txt" | median)" \
+				-v xr="$(awk '{ print $2 }' "$SCRATCH/n.txt" | median)" 'BEGIN {
+				printf "%-18s warm next f2fs-tools %7.3fs (CPU %.2fs) %5.1f MiB: %5.1fx ours\n",
+					n, x, xu, xr / 1024, (o > 0 ? x / o : 0) }'
+		fi
 	done
 	# the read requests of one warm run of ours (fsck -d 1)
 	"$OURS" -d 1 "$img" 2>&1 >/dev/null </dev/null | sed -n "s/^I\/O/$name -d 1: I\/O/p"
