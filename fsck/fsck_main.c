@@ -794,6 +794,19 @@ static int finish_undo(struct fsck_ctx *ctx, int outcome)
 }
 
 /* Repair what the check recorded; returns the exit code. */
+/* The SIT and NAT models of the check before the repair: written, and
+ * not needed by the re-check (it reads them back); freed before it so
+ * that both do not count in the peak memory. */
+static void drop_models(struct fsck_ctx *ctx)
+{
+	if (ctx->sit_loaded)
+		f2fs_sit_free(&ctx->sit);
+	if (ctx->nat_loaded)
+		f2fs_nat_free(&ctx->nat);
+	ctx->sit_loaded = false;
+	ctx->nat_loaded = false;
+}
+
 /* After the repair's writes: the outcome and the re-check; returns the
  * exit code. */
 static int judge_repair(struct fsck_ctx *ctx, int err, uint64_t written,
@@ -819,6 +832,7 @@ static int judge_repair(struct fsck_ctx *ctx, int err, uint64_t written,
 	if (ctx->opt.write_limit)
 		return FSCK_EXIT_NONDESTRUCT;	/* test hook: the cut image is judged by the caller */
 	fsck_print_repair(ctx, "written", written);
+	drop_models(ctx);
 	t0 = cpu_seconds();
 	left = recheck(ctx, snap, stats);
 	fsck_debug(ctx, 1, "CPU time: re-check %.3f s", cpu_seconds() - t0);
