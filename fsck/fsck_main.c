@@ -313,24 +313,45 @@ static int parse_args(int argc, char **argv, struct fsck_opts *o)
 	return resolve_mode(seen, o);
 }
 
-static void free_ctx(struct fsck_ctx *ctx)
+/* What the passes and the repair's plan hold (the per-nid records, the
+ * maps, the SIT and NAT models, the plan): all but the device and the
+ * report. */
+static void free_check_state(struct fsck_ctx *ctx)
 {
 	if (ctx->sit_loaded)
 		f2fs_sit_free(&ctx->sit);
+	ctx->sit_loaded = false;
 	if (ctx->nat_loaded)
 		f2fs_nat_free(&ctx->nat);
+	ctx->nat_loaded = false;
 	fsck_plan_free(ctx);
 	fsck_quota_free(ctx);
 	fsck_zone_free(ctx);
 	free(ctx->reach);
+	ctx->reach = NULL;
 	free(ctx->nat_addr);
+	ctx->nat_addr = NULL;
 	free(ctx->chain);
+	ctx->chain = NULL;
 	free(ctx->seg_kind);
+	ctx->seg_kind = NULL;
 	free(ctx->ni);
+	ctx->ni = NULL;
 	free(ctx->unnamed);
+	ctx->unnamed = NULL;
+	ctx->n_unnamed = 0;
 	fsck_subdirs_free(ctx);
 	free(ctx->ssa);
+	ctx->ssa = NULL;
+	ctx->n_ssa = ctx->cap_ssa = 0;
 	free(ctx->orphans);
+	ctx->orphans = NULL;
+	ctx->n_orphans = 0;
+}
+
+static void free_ctx(struct fsck_ctx *ctx)
+{
+	free_check_state(ctx);
 	f2fs_fs_close(ctx->fs);
 	fsck_report_free(ctx);
 }
@@ -768,6 +789,9 @@ static int64_t recheck(struct fsck_ctx *parent, const struct fsck_recheck_snap *
 
 	if (snap->usable && targeted_recheck(parent, snap, stats))
 		return 0;
+	/* the full re-check needs only the parent's options and output: its
+	 * maps, per-nid records and plan would double the peak memory */
+	free_check_state(parent);
 	recheck_opts(&ctx, parent);
 	code = open_and_check(&ctx, false, NULL);
 	if (code >= 0)
