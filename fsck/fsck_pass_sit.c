@@ -12,13 +12,12 @@
  * The reachability comparison is pass 7's.
  *
  * First it announces the current copy of the SIT (read in full next).
- * Then it queues hints for the current NAT copy and, once the SIT says
- * which blocks are valid, for what the walk and the SSA pass will read
- * (the SSA blocks of segments in use, hot data segments with the dentry
- * blocks, the node segments in the order the walk visits them; bounded by
- * half the free memory: a hint, not a cache).  The device layer issues
- * them in that order as the reads go, 64 MiB ahead (f2fs_dev.h says why
- * not all at once).
+ * Then it plans what the next passes read: the current NAT copy and, once
+ * the SIT says which blocks are valid, the SSA blocks of segments in use,
+ * the valid node blocks and the hot data segments' (prefetch_walk says
+ * in which order).  At the pass's end the device layer streams the plan
+ * into the page cache from a thread of its own, in that order, at the
+ * device's pace (lib/device_stream.c), while the passes go on.
  */
 #include <stdio.h>
 #include <unistd.h>
@@ -63,8 +62,12 @@ static void announce_sit_nat(struct fsck_ctx *ctx)
 	announce_area(fs, fs->nat_blocks, f2fs_current_nat_addr);
 }
 
-/* Node blocks closer than this are announced as one run. */
+/* SSA blocks closer than this are announced as one run. */
 #define PREFETCH_GAP	16u
+/* Node and dentry blocks this close are announced as one run: the few
+ * invalid blocks between them cost less than a request of their own, and
+ * more would read much of a partly valid node segment for nothing. */
+#define PREFETCH_BLOCK_GAP	2u
 
 static uint64_t prefetch_budget(void)
 {
@@ -96,29 +99,62 @@ static void prefetch_ssa(struct fsck_ctx *ctx)
 		(void)f2fs_dev_readahead(fs->dev, (uint64_t)fs->ssa_blkaddr + first, n);
 }
 
-/* The order of the hints is the order the device will read: the SSA
- * blocks of segments in use first (a few per gigabyte, and the walk checks
- * summaries every 64 Ki blocks it references: a read of them queued behind
- * the node area would stop the walk until nearly all of it has been read),
- * then the hot data segments, where dentry blocks live (the walk reads a
- * directory's blocks as soon as it reaches its inode), then the node
- * segments in ascending order, the order the walk goes (it pops inodes by
- * ascending number, and node blocks are written roughly in inode number
- * order). */
+/* Valid blocks of the segments of the given types. */
+static uint64_t valid_blocks_of(const struct fsck_ctx *ctx, unsigned int type_mask)
+{
+	uint64_t n = 0;
+
+	for (uint32_t segno = 0; segno < ctx->sit.main_segs; segno++) {
+		const struct f2fs_seg_entry *se = &ctx->sit.segs[segno];
+
+		if (se->type < 32 && (type_mask & (1u << se->type)))
+			n += se->valid_blocks;
+	}
+	return n;
+}
+
+/* Announce the valid blocks of some segment types; the budget shrinks by
+ * what was announced. */
+static void prefetch_types(struct fsck_ctx *ctx, unsigned int type_mask, uint64_t *budget)
+{
+	uint64_t done = 0;
+
+	if (!*budget)
+		return;
+	(void)f2fs_sit_readahead(ctx->fs, &ctx->sit, type_mask, 0, PREFETCH_BLOCK_GAP, *budget,
+				 &done);
+	*budget = done < *budget ? *budget - done : 0;
+}
+
+/* The plan the device layer streams after the pass, in this order: the
+ * SSA blocks of segments in use (a few per gigabyte, and the walk checks
+ * summaries every 64 Ki blocks it references: a read of them queued
+ * behind the node area would stop the walk until nearly all of it has
+ * been read), then every valid node block in address order (the walk
+ * reads all of them, in an order inode numbers decide, which on an aged
+ * volume is no order of the device's), with the hot data segments, where
+ * dentry blocks live, before them when they are small next to the node
+ * blocks (then they are mostly dentry blocks, which the walk reads as
+ * soon as it reaches a directory) and after them otherwise (the kernel
+ * also writes the data of files there, which the check never reads).
+ * The whole plan is bounded by half the free memory: a hint, not a cache. */
 static void prefetch_walk(struct fsck_ctx *ctx)
 {
 	const unsigned int nodes = 1u << CURSEG_HOT_NODE | 1u << CURSEG_WARM_NODE |
 				   1u << CURSEG_COLD_NODE;
-	uint64_t budget = prefetch_budget(), done = 0;
+	const unsigned int dents = 1u << CURSEG_HOT_DATA;
+	uint64_t budget = prefetch_budget();
+	bool dents_first;
 
 	if (!ctx->sit_loaded)
 		return;
 	prefetch_ssa(ctx);
-	(void)f2fs_sit_readahead(ctx->fs, &ctx->sit, 1u << CURSEG_HOT_DATA, 0, PREFETCH_GAP,
-				 budget, &done);
-	budget = done < budget ? budget - done : 0;
-	if (budget)
-		(void)f2fs_sit_readahead(ctx->fs, &ctx->sit, nodes, 0, PREFETCH_GAP, budget, NULL);
+	dents_first = valid_blocks_of(ctx, dents) <= valid_blocks_of(ctx, nodes) / 8;
+	if (dents_first)
+		prefetch_types(ctx, dents, &budget);
+	prefetch_types(ctx, nodes, &budget);
+	if (!dents_first)
+		prefetch_types(ctx, dents, &budget);
 }
 
 /* Checks one entry; a free segment (count 0, empty map) costs one test. */

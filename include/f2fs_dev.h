@@ -135,15 +135,15 @@ int f2fs_dev_readahead(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
  * pages (posix_fadvise DONTNEED; benchmarks use it to read cold).  Device
  * 0's own blocks; a range past the end is clipped. */
 int f2fs_dev_forget_cached(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks);
-/* Queue the hints given from now on instead of issuing them. */
+/* Queue the hints given from now on instead of issuing them: the plan
+ * of what the tool will read, in the order it wants it. */
 int f2fs_dev_defer_readahead(struct f2fs_dev *dev);
-/* Stop queueing; from now on the queued hints are issued, in order, as
- * f2fs_dev_read_batch_view() calls read: always 64 MiB ahead of what has
- * been read.  A WILLNEED hint blocks while the device queue is full, so a
- * caller that announced gigabytes at once would wait for most of the I/O
- * before its first check, and a block it needs next would queue behind
- * all of it; issued as the reads go, the checks run while the device
- * reads and a read that was not announced does not wait long. */
+/* Stop queueing; from now on a thread of the device layer brings the
+ * queued hints into the page cache, in order, at the device's pace, with
+ * a bounded window in flight (lib/device_stream.c): the tool goes on at
+ * once, and a block it reads that the stream has not reached yet queues
+ * behind that window only.  Hints given from now on are issued at once.
+ * The thread ends with the plan or at f2fs_dev_close(). */
 void f2fs_dev_issue_readahead(struct f2fs_dev *dev);
 
 /* Write nblocks blocks.  Writes are issued in call order.

@@ -168,8 +168,6 @@ fail:
 	return err;
 }
 
-static void free_hints(struct f2fs_dev *dev);
-
 void f2fs_dev_close(struct f2fs_dev *dev)
 {
 	if (!dev)
@@ -178,7 +176,7 @@ void f2fs_dev_close(struct f2fs_dev *dev)
 	 * first), a write cut falls after the last write */
 	f2fs_layer_close_all(dev);
 	f2fs_devset_close(dev);
-	free_hints(dev);
+	f2fs_stream_free(dev);	/* before the descriptor closes */
 	(void)f2fs_zone_model_save(dev->zoned);	/* f2fs_dev_flush reports errors */
 	f2fs_zoned_free(dev->zoned);
 	if (dev->map)
@@ -624,87 +622,6 @@ static int advise_willneed(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 	return 0;
 }
 
-/* ---- deferred hints, issued ahead of the reads ----------------------- */
-
-/* How far the issued hints run ahead of what the caller has read. */
-#define PUMP_AHEAD	((uint64_t)64 << 20)
-
-struct f2fs_ra_queue {
-	uint64_t (*r)[2];	/* byte offset, length */
-	size_t n, cap;
-	bool started;		/* no more queueing: issued as the reads go */
-	size_t next;		/* next hint to issue */
-	uint64_t next_done;	/* bytes of hint next already issued */
-	uint64_t issued, consumed;	/* bytes announced, bytes read */
-};
-
-int f2fs_dev_defer_readahead(struct f2fs_dev *dev)
-{
-	if (dev->ra)
-		return 0;
-	dev->ra = calloc(1, sizeof(*dev->ra));
-	return dev->ra ? 0 : -ENOMEM;
-}
-
-static bool queue_hint(struct f2fs_dev *dev, uint64_t off, uint64_t len)
-{
-	struct f2fs_ra_queue *q = dev->ra;
-
-	if (!q || q->started)
-		return false;
-	if (F2FS_ARRAY_ROOM(q->r, q->cap, q->n + 1, 256))
-		return false;	/* issued now instead */
-	q->r[q->n][0] = off;
-	q->r[q->n][1] = len;
-	q->n++;
-	dev->stats.readahead_calls++;
-	return true;
-}
-
-/* Note `read` more bytes read, then issue queued hints, in order and in
- * WILLNEED_CHUNK pieces, until PUMP_AHEAD bytes more than were read have
- * been announced. */
-static void pump_hints(struct f2fs_dev *dev, uint64_t read)
-{
-	struct f2fs_ra_queue *q = dev->ra;
-
-	if (!q || !q->started)
-		return;
-	q->consumed += read;
-	while (q->next < q->n && q->issued < q->consumed + PUMP_AHEAD) {
-		uint64_t off = q->r[q->next][0] + q->next_done;
-		uint64_t left = q->r[q->next][1] - q->next_done;
-		uint64_t piece = left < WILLNEED_CHUNK ? left : WILLNEED_CHUNK;
-
-		(void)posix_fadvise(dev->fd, (off_t)off, (off_t)piece, POSIX_FADV_WILLNEED);
-		q->issued += piece;
-		q->next_done += piece;
-		if (q->next_done >= q->r[q->next][1]) {
-			q->next++;
-			q->next_done = 0;
-		}
-	}
-}
-
-void f2fs_dev_issue_readahead(struct f2fs_dev *dev)
-{
-	struct f2fs_ra_queue *q = dev->ra;
-
-	if (!q || q->started)
-		return;
-	q->started = true;
-	pump_hints(dev, 0);
-}
-
-static void free_hints(struct f2fs_dev *dev)
-{
-	if (!dev->ra)
-		return;
-	free(dev->ra->r);
-	free(dev->ra);
-	dev->ra = NULL;
-}
-
 static int readahead_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t done,
 			   void *arg)
 {
@@ -713,7 +630,7 @@ static int readahead_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uin
 	(void)done;
 	if (d)
 		return f2fs_dev_readahead(d, local >> F2FS_BLKSIZE_BITS, len >> F2FS_BLKSIZE_BITS);
-	if (queue_hint(x->dev0, local, len))
+	if (f2fs_stream_queue(x->dev0, local, len))
 		return 0;
 	return advise_willneed(x->dev0, local, len);
 }
@@ -732,7 +649,7 @@ int f2fs_dev_readahead(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
 		return 0;
 	if (len > dev->size_bytes - off)
 		len = dev->size_bytes - off;
-	if (queue_hint(dev, off, len))
+	if (f2fs_stream_queue(dev, off, len))
 		return 0;
 	return advise_willneed(dev, off, len);
 }
@@ -801,9 +718,12 @@ static int collect_runs(const struct f2fs_dev *dev, const struct f2fs_io_vec *ve
 	return 0;
 }
 
-/* Runs closer than this are announced as one hint (one syscall per batch
- * instead of one per run; the kernel reads the gap along). */
-#define ANNOUNCE_GAP_BLOCKS	64u
+/* Runs closer than this are announced as one hint (one system call for
+ * them; the kernel reads the gap along).  No wider than the gap one read
+ * takes along (READ_GAP_BLOCKS): the runs a batch announces are those
+ * the page cache missed, on a scattered layout a few blocks each, and a
+ * wider gap read whole stretches of a node segment that nothing needs. */
+#define ANNOUNCE_GAP_BLOCKS	4u
 /* Runs at most this many blocks apart are read by one preadv, the gap
  * going to a scratch buffer (a copy of a few blocks costs less than a
  * system call). */
@@ -1132,13 +1052,6 @@ int f2fs_dev_read_batch_view_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, 
 
 	if (n && !vec)
 		return -EINVAL;
-	if (dev->ra) {
-		uint64_t bytes = 0;
-
-		for (size_t i = 0; i < n; i++)
-			bytes += (uint64_t)vec[i].nblocks << F2FS_BLKSIZE_BITS;
-		pump_hints(dev, bytes);
-	}
 	if (!dev->map) {
 		err = f2fs_dev_read_batch_own(dev, vec, n);
 		for (size_t i = 0; i < n; i++)

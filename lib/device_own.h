@@ -110,7 +110,7 @@ struct f2fs_dev {
 	uint64_t file_bytes;	/* what the device really holds: reads past it see zeroes */
 	unsigned int sector_size;	/* logical sector size (512 for files) */
 	const uint8_t *map;	/* read-only mapping of the whole device, or NULL */
-	struct f2fs_ra_queue *ra;	/* deferred hints (f2fs_dev_defer_readahead) */
+	struct f2fs_ra_queue *ra;	/* the read stream (f2fs_dev_defer_readahead) */
 	struct f2fs_zoned *zoned;	/* zone model (f2fs_zone.h), NULL: not zoned */
 	/* multi-device volumes: device 0 holds volume bytes [0, own_bytes)
 	 * (its size unless f2fs_dev_set_own_blocks said less), the members
@@ -125,6 +125,15 @@ struct f2fs_dev {
 	struct f2fs_read_faults *faults;	/* the read-fault layer when pushed */
 	struct f2fs_dev_stats stats;
 };
+
+/* The read stream (lib/device_stream.c): queue a hint of device 0's
+ * bytes while hints are deferred (false: not deferring, or no memory;
+ * the caller issues it at once); stop the thread and free the queue. */
+bool f2fs_stream_queue(struct f2fs_dev *dev, uint64_t off, uint64_t len);
+void f2fs_stream_free(struct f2fs_dev *dev);
+/* Tests: wait until the stream has issued its plan and seen it read;
+ * false when no thread was streaming. */
+bool f2fs_stream_wait(struct f2fs_dev *dev);
 
 /* A one-line sysfs attribute without its newline (lib/device.c). */
 bool f2fs_read_sysfs_line(const char *path, char *buf, size_t size);

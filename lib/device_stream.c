@@ -1,0 +1,226 @@
+/*
+ * device_stream.c - the read stream of a device: the hints a tool queues
+ * while it plans (f2fs_dev_defer_readahead; what it will read, in the
+ * order it wants it) are brought into the page cache by a thread of
+ * their own, at the device's pace, once the plan is complete
+ * (f2fs_dev_issue_readahead).
+ *
+ * Why a thread: a WILLNEED hint returns once its reads are queued, but
+ * blocks while the device queue is full, so the tool itself cannot hint
+ * far ahead without waiting for the device; and hints paced by what the
+ * tool has read fall behind a tool that reads in another order than the
+ * plan's (an aged volume's inodes lie anywhere in the node area).  The
+ * thread issues the hints in order, in pieces, and keeps a bounded
+ * window of them in flight: after each STREAM_MARK bytes it notes the
+ * last page, and before the window would overflow it waits for the
+ * oldest noted page to arrive (a one-page read on its own descriptor,
+ * which opts out of the kernel's own readahead).  The bound keeps the
+ * device queue short, so a block the tool reads on a miss does not queue
+ * behind hundreds of megabytes of stream; the stream never reads data
+ * for the tool and makes no change, so the layers above the unix layer
+ * do not see it (the tool's own reads go through them as before).
+ *
+ * The page cache holds what the stream brings; the tool's memory does not
+ * grow (one page of buffer).  Nothing here prints.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "device_own.h"
+#include "f2fs_array.h"
+#include "f2fs_dev.h"
+#include "f2fs_fs.h"
+
+/* Linux reads at most max(io_pages, ra_pages) of one WILLNEED hint and
+ * drops the rest silently: hints go in pieces of at most this. */
+#define STREAM_PIECE	((uint64_t)1 << 20)
+/* A page to wait for is noted every this many bytes issued. */
+#define STREAM_MARK	((uint64_t)1 << 20)
+/* Bytes the stream keeps in flight (issued and not known to be read). */
+#define STREAM_WINDOW	((uint64_t)16 << 20)
+#define STREAM_MARKS	(STREAM_WINDOW / STREAM_MARK + 2)
+
+struct stream_mark {
+	uint64_t page;		/* byte offset of a page the hints up to here cover */
+	uint64_t upto;		/* bytes issued when it was noted */
+};
+
+struct f2fs_ra_queue {
+	uint64_t (*r)[2];	/* byte offset, length */
+	size_t n, cap;
+	bool started;		/* no more queueing: the thread streams them */
+	bool running;		/* the thread was started and not yet joined */
+	pthread_t thread;
+	int fd;			/* the thread's descriptor, -1: dev->fd */
+	atomic_bool stop;
+	/* the thread's own, read after the join */
+	struct stream_mark marks[STREAM_MARKS];
+	size_t mark_head, mark_n;
+	uint64_t issued, arrived;	/* bytes hinted, bytes known read */
+	uint64_t last_page;		/* byte offset of the last page hinted */
+	uint64_t waits;
+};
+
+int f2fs_dev_defer_readahead(struct f2fs_dev *dev)
+{
+	if (dev->ra)
+		return 0;
+	dev->ra = calloc(1, sizeof(*dev->ra));
+	if (!dev->ra)
+		return -ENOMEM;
+	dev->ra->fd = -1;
+	return 0;
+}
+
+bool f2fs_stream_queue(struct f2fs_dev *dev, uint64_t off, uint64_t len)
+{
+	struct f2fs_ra_queue *q = dev->ra;
+
+	if (!q || q->started)
+		return false;
+	if (F2FS_ARRAY_ROOM(q->r, q->cap, q->n + 1, 256))
+		return false;	/* issued now instead */
+	q->r[q->n][0] = off;
+	q->r[q->n][1] = len;
+	q->n++;
+	dev->stats.readahead_calls++;
+	return true;
+}
+
+/* Wait until the oldest noted page has been read. */
+static void wait_oldest(struct f2fs_ra_queue *q, int fd)
+{
+	const struct stream_mark *m = &q->marks[q->mark_head];
+	uint8_t page[F2FS_BLKSIZE];
+
+	while (pread(fd, page, sizeof(page), (off_t)m->page) < 0 && errno == EINTR)
+		;
+	q->arrived = m->upto;
+	q->mark_head = (q->mark_head + 1) % STREAM_MARKS;
+	q->mark_n--;
+	q->waits++;
+}
+
+static void note_mark(struct f2fs_ra_queue *q, uint64_t page)
+{
+	size_t at = (q->mark_head + q->mark_n) % STREAM_MARKS;
+
+	q->marks[at].page = page;
+	q->marks[at].upto = q->issued;
+	q->mark_n++;
+}
+
+/* Issue one piece, first making room for it in the window. */
+static void stream_piece(struct f2fs_ra_queue *q, int fd, uint64_t off, uint64_t len,
+			 uint64_t *since_mark)
+{
+	while (q->mark_n && (q->issued + len - q->arrived > STREAM_WINDOW ||
+			     q->mark_n == STREAM_MARKS))
+		wait_oldest(q, fd);
+	(void)posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
+	q->issued += len;
+	q->last_page = (off + len - 1) & ~(uint64_t)(F2FS_BLKSIZE - 1);
+	*since_mark += len;
+	if (*since_mark >= STREAM_MARK) {
+		note_mark(q, q->last_page);
+		*since_mark = 0;
+	}
+}
+
+static void *stream_main(void *arg)
+{
+	struct f2fs_dev *dev = arg;
+	struct f2fs_ra_queue *q = dev->ra;
+	int fd = q->fd >= 0 ? q->fd : dev->fd;
+	uint64_t since_mark = 0;
+
+	for (size_t i = 0; i < q->n && !atomic_load(&q->stop); i++) {
+		uint64_t off = q->r[i][0], left = q->r[i][1];
+
+		while (left && !atomic_load(&q->stop)) {
+			uint64_t piece = left < STREAM_PIECE ? left : STREAM_PIECE;
+
+			stream_piece(q, fd, off, piece, &since_mark);
+			off += piece;
+			left -= piece;
+		}
+	}
+	if (since_mark) {	/* the last page too: the plan is in when the thread ends */
+		note_mark(q, q->last_page);
+		since_mark = 0;
+	}
+	while (q->mark_n && !atomic_load(&q->stop))
+		wait_oldest(q, fd);
+	return NULL;
+}
+
+/* The thread's own descriptor of the same file, which asks the kernel
+ * for no readahead: its waits read exactly one page.  -1 when the file
+ * cannot be opened again (the thread uses the device's). */
+static int stream_fd(const struct f2fs_dev *dev)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", dev->fd);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		(void)posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+	return fd;
+}
+
+void f2fs_dev_issue_readahead(struct f2fs_dev *dev)
+{
+	struct f2fs_ra_queue *q = dev->ra;
+
+	if (!q || q->started)
+		return;
+	q->started = true;
+	if (!q->n)
+		return;
+	q->fd = stream_fd(dev);
+	atomic_init(&q->stop, false);
+	q->running = pthread_create(&q->thread, NULL, stream_main, dev) == 0;
+	if (!q->running)	/* no thread: the hints go now, in order */
+		for (size_t i = 0; i < q->n; i++)
+			(void)posix_fadvise(dev->fd, (off_t)q->r[i][0], (off_t)q->r[i][1],
+					    POSIX_FADV_WILLNEED);
+}
+
+static void stream_join(struct f2fs_ra_queue *q, bool stop)
+{
+	if (!q || !q->running)
+		return;
+	if (stop)
+		atomic_store(&q->stop, true);
+	pthread_join(q->thread, NULL);
+	q->running = false;
+}
+
+bool f2fs_stream_wait(struct f2fs_dev *dev)
+{
+	bool ran = dev->ra && dev->ra->running;
+
+	stream_join(dev->ra, false);
+	return ran;
+}
+
+void f2fs_stream_free(struct f2fs_dev *dev)
+{
+	struct f2fs_ra_queue *q = dev->ra;
+
+	if (!q)
+		return;
+	stream_join(q, true);
+	if (q->fd >= 0)
+		close(q->fd);
+	free(q->r);
+	free(q);
+	dev->ra = NULL;
+}
