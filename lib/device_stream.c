@@ -20,8 +20,13 @@
  * for the tool and makes no change, so the layers above the unix layer
  * do not see it (the tool's own reads go through them as before).
  *
+ * Pieces the page cache holds already are skipped (a warm run streams
+ * nothing): the residency of each stretch of the plan is looked up once
+ * through a mapping of the device that is never touched.
+ *
  * The page cache holds what the stream brings; the tool's memory does not
- * grow (one page of buffer).  Nothing here prints.
+ * grow (one page of buffer, one byte per page of a stretch).  Nothing here
+ * prints.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "device_own.h"
@@ -64,6 +70,10 @@ struct f2fs_ra_queue {
 	size_t mark_head, mark_n;
 	uint64_t issued, arrived;	/* bytes hinted, bytes known read */
 	uint64_t last_page;		/* byte offset of the last page hinted */
+	/* residency of [res_lo, res_hi) through an untouched mapping */
+	void *map;
+	uint64_t map_len, page, res_lo, res_hi;
+	unsigned char *res;
 	uint64_t waits;
 };
 
@@ -133,6 +143,37 @@ static void stream_piece(struct f2fs_ra_queue *q, int fd, uint64_t off, uint64_t
 	}
 }
 
+/* Whether every page of [off, off + len) is in the page cache (false
+ * when that cannot be told).  The residency of a stretch of up to
+ * STREAM_PIECE from the first piece asked is looked up once (mincore on a
+ * mapping of the device that is never touched) and kept for the pieces
+ * that follow inside it: a warm run streams nothing and costs a call per
+ * stretch, not one per planned run. */
+static bool piece_cached(struct f2fs_ra_queue *q, uint64_t off, uint64_t len)
+{
+	uint64_t first, last;
+
+	if (!q->map || off + len > q->map_len)
+		return false;
+	if (off < q->res_lo || off + len > q->res_hi) {
+		q->res_lo = off & ~(uint64_t)(q->page - 1);
+		q->res_hi = q->res_lo + STREAM_PIECE + q->page;
+		if (q->res_hi > q->map_len)
+			q->res_hi = q->map_len;
+		if (mincore((uint8_t *)q->map + q->res_lo, (size_t)(q->res_hi - q->res_lo),
+			    q->res) < 0) {
+			q->res_hi = q->res_lo;
+			return false;
+		}
+	}
+	first = (off - q->res_lo) / q->page;
+	last = (off + len - 1 - q->res_lo) / q->page;
+	for (uint64_t p = first; p <= last; p++)
+		if (!(q->res[p] & 1))
+			return false;
+	return true;
+}
+
 static void *stream_main(void *arg)
 {
 	struct f2fs_dev *dev = arg;
@@ -146,7 +187,8 @@ static void *stream_main(void *arg)
 		while (left && !atomic_load(&q->stop)) {
 			uint64_t piece = left < STREAM_PIECE ? left : STREAM_PIECE;
 
-			stream_piece(q, fd, off, piece, &since_mark);
+			if (!piece_cached(q, off, piece))
+				stream_piece(q, fd, off, piece, &since_mark);
 			off += piece;
 			left -= piece;
 		}
@@ -158,6 +200,30 @@ static void *stream_main(void *arg)
 	while (q->mark_n && !atomic_load(&q->stop))
 		wait_oldest(q, fd);
 	return NULL;
+}
+
+/* A mapping of the device for piece_cached(), never touched (no memory);
+ * none when the device cannot be mapped or its pages are not 4 KiB or
+ * smaller powers of two. */
+static void map_for_residency(struct f2fs_ra_queue *q, const struct f2fs_dev *dev)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	if (page <= 0 || page > F2FS_BLKSIZE || (page & (page - 1)) ||
+	    dev->file_bytes == 0 || dev->file_bytes > SIZE_MAX)
+		return;
+	p = mmap(NULL, (size_t)dev->file_bytes, PROT_READ, MAP_SHARED, dev->fd, 0);
+	if (p == MAP_FAILED)
+		return;
+	q->res = malloc((size_t)((STREAM_PIECE + (uint64_t)page) / (uint64_t)page) + 1);
+	if (!q->res) {
+		munmap(p, (size_t)dev->file_bytes);
+		return;
+	}
+	q->map = p;
+	q->map_len = dev->file_bytes;
+	q->page = (uint64_t)page;
 }
 
 /* The thread's own descriptor of the same file, which asks the kernel
@@ -185,6 +251,7 @@ void f2fs_dev_issue_readahead(struct f2fs_dev *dev)
 	if (!q->n)
 		return;
 	q->fd = stream_fd(dev);
+	map_for_residency(q, dev);
 	atomic_init(&q->stop, false);
 	q->running = pthread_create(&q->thread, NULL, stream_main, dev) == 0;
 	if (!q->running)	/* no thread: the hints go now, in order */
@@ -218,6 +285,9 @@ void f2fs_stream_free(struct f2fs_dev *dev)
 	if (!q)
 		return;
 	stream_join(q, true);
+	if (q->map)
+		munmap(q->map, (size_t)q->map_len);
+	free(q->res);
 	if (q->fd >= 0)
 		close(q->fd);
 	free(q->r);
