@@ -497,6 +497,9 @@ static void note_block(struct fsck_walk *w, struct dir_state *s)
 	s->blocks[s->n_blocks++] = s->loc;
 }
 
+/* Fingerprint, block index, slot; then the order the scan met them (blk
+ * grows with it): no two entries compare equal, so the in-place sort
+ * gives the order a stable one would, even for a block index met twice. */
 static int cmp_seen(const void *a, const void *b)
 {
 	const struct name_seen *x = a, *y = b;
@@ -505,7 +508,9 @@ static int cmp_seen(const void *a, const void *b)
 		return x->fp < y->fp ? -1 : 1;
 	if (x->bidx != y->bidx)
 		return x->bidx < y->bidx ? -1 : 1;
-	return x->slot < y->slot ? -1 : x->slot > y->slot;
+	if (x->slot != y->slot)
+		return x->slot < y->slot ? -1 : 1;
+	return x->blk < y->blk ? -1 : x->blk > y->blk;
 }
 
 /* The name bytes of a seen entry (as fixed so far), into out; its length. */
