@@ -20,9 +20,11 @@
  * for the tool and makes no change, so the layers above the unix layer
  * do not see it (the tool's own reads go through them as before).
  *
- * Pieces the page cache holds already are skipped (a warm run streams
- * nothing): the residency of each stretch of the plan is looked up once
- * through a mapping of the device that is never touched.
+ * What the page cache holds already is not streamed again (a warm run
+ * streams nothing): residency is asked through a mapping of the device
+ * that is never touched (mincore), first of a few sampled pages of each
+ * 32 MiB of the plan, which a warm run finds cached and skips whole, then,
+ * in a chunk that is not, of each 1 MiB stretch once.
  *
  * The page cache holds what the stream brings; the tool's memory does not
  * grow (one page of buffer, one byte per page of a stretch).  Nothing here
@@ -51,6 +53,11 @@
 /* Bytes the stream keeps in flight (issued and not known to be read). */
 #define STREAM_WINDOW	((uint64_t)16 << 20)
 #define STREAM_MARKS	(STREAM_WINDOW / STREAM_MARK + 2)
+/* The plan is looked at in chunks of hints of this many bytes, each first
+ * sampled at this many places: a chunk the samples find cached is skipped
+ * whole. */
+#define STREAM_CHUNK	((uint64_t)32 << 20)
+#define CHUNK_SAMPLES	16u
 
 struct stream_mark {
 	uint64_t page;		/* byte offset of a page the hints up to here cover */
@@ -174,6 +181,58 @@ static bool piece_cached(struct f2fs_ra_queue *q, uint64_t off, uint64_t len)
 	return true;
 }
 
+/* Whether the page at byte off is in the page cache (false when that
+ * cannot be told). */
+static bool page_cached(const struct f2fs_ra_queue *q, uint64_t off)
+{
+	unsigned char v = 0;
+
+	off &= ~(q->page - 1);
+	if (!q->map || off >= q->map_len)
+		return false;
+	return mincore((uint8_t *)q->map + off, (size_t)q->page, &v) == 0 && (v & 1);
+}
+
+/* The end of the chunk of hints from `first`: hints that plan at least
+ * STREAM_CHUNK bytes together, or the rest. */
+static size_t chunk_end(const struct f2fs_ra_queue *q, size_t first)
+{
+	uint64_t bytes = 0;
+	size_t i = first;
+
+	while (i < q->n && bytes < STREAM_CHUNK)
+		bytes += q->r[i++][1];
+	return i;
+}
+
+/* Whether a chunk looks cached already: the first page of each of up to
+ * CHUNK_SAMPLES of its hints, spread over it, is.  A warm run then costs
+ * a few calls per chunk; a chunk only partly cached where the samples
+ * all hit is left to the tool's own reads. */
+static bool chunk_cached(const struct f2fs_ra_queue *q, size_t first, size_t end)
+{
+	size_t step = (end - first + CHUNK_SAMPLES - 1) / CHUNK_SAMPLES;
+
+	for (size_t i = first; i < end; i += step ? step : 1)
+		if (!page_cached(q, q->r[i][0]))
+			return false;
+	return true;
+}
+
+static void stream_hint(struct f2fs_ra_queue *q, int fd, size_t i, uint64_t *since_mark)
+{
+	uint64_t off = q->r[i][0], left = q->r[i][1];
+
+	while (left && !atomic_load(&q->stop)) {
+		uint64_t piece = left < STREAM_PIECE ? left : STREAM_PIECE;
+
+		if (!piece_cached(q, off, piece))
+			stream_piece(q, fd, off, piece, since_mark);
+		off += piece;
+		left -= piece;
+	}
+}
+
 static void *stream_main(void *arg)
 {
 	struct f2fs_dev *dev = arg;
@@ -181,17 +240,12 @@ static void *stream_main(void *arg)
 	int fd = q->fd >= 0 ? q->fd : dev->fd;
 	uint64_t since_mark = 0;
 
-	for (size_t i = 0; i < q->n && !atomic_load(&q->stop); i++) {
-		uint64_t off = q->r[i][0], left = q->r[i][1];
-
-		while (left && !atomic_load(&q->stop)) {
-			uint64_t piece = left < STREAM_PIECE ? left : STREAM_PIECE;
-
-			if (!piece_cached(q, off, piece))
-				stream_piece(q, fd, off, piece, &since_mark);
-			off += piece;
-			left -= piece;
-		}
+	for (size_t first = 0, end; first < q->n && !atomic_load(&q->stop); first = end) {
+		end = chunk_end(q, first);
+		if (chunk_cached(q, first, end))
+			continue;
+		for (size_t i = first; i < end && !atomic_load(&q->stop); i++)
+			stream_hint(q, fd, i, &since_mark);
 	}
 	if (since_mark) {	/* the last page too: the plan is in when the thread ends */
 		note_mark(q, q->last_page);
