@@ -72,7 +72,7 @@ check "--zone-model with a malformed file fails, naming the line" sh -c \
 # The zoned member of a multi-device volume (paths go into the superblock:
 # a short directory).
 SHORT=$(mktemp -d /tmp/f2dz.XXXXXX) || hard_error "mktemp"
-trap 'rm -rf "$SHORT"' EXIT
+trap 'rm -rf "$SHORT"; lib_cleanup' EXIT	# and $WORK, as make_scratch's trap did
 truncate -s 200M "$SHORT/r.img"
 truncate -s 1920M "$SHORT/z.img"
 printf 'zone_size 96M\nzone_capacity 80M\n' >"$SHORT/z.img.zones"

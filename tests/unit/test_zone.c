@@ -498,11 +498,13 @@ static void test_device(void)
 /* A regular device 0 and a zoned member: routed writes and resets. */
 static void test_multidev(void)
 {
-	const char *d0 = path_in_dir("md0.img"), *d1 = path_in_dir("md1.img");
+	char d0[512], d1[512];	/* path_in_dir()'s buffers are reused */
 	static uint8_t blk[F2FS_BLKSIZE];
 	struct f2fs_dev *dev = NULL, *m = NULL;
 	const uint64_t own = 2 * ZB;
 
+	snprintf(d0, sizeof(d0), "%s", path_in_dir("md0.img"));
+	snprintf(d1, sizeof(d1), "%s", path_in_dir("md1.img"));
 	make_sparse(d0, own * F2FS_BLKSIZE);
 	make_sparse(d1, 4ull * ZB * F2FS_BLKSIZE);
 	write_text(path_in_dir("md1.img.zones"), "zone_size 4M\nzone_capacity 3M\n");
