@@ -201,6 +201,16 @@ static uint32_t batch_min(const struct fsck_walk *w, uint32_t dflt)
 	return w->ctx->opt.thread_min ? w->ctx->opt.thread_min : dflt;
 }
 
+uint32_t fsck_digest_batch_min(const struct fsck_walk *w, uint32_t dflt)
+{
+	return batch_min(w, dflt);
+}
+
+struct f2fs_workers *fsck_digest_pool(const struct fsck_walk *w)
+{
+	return w->dg ? w->dg->pool : NULL;
+}
+
 bool fsck_digest_inodes(struct fsck_walk *w, const uint8_t *const *blk, uint32_t n)
 {
 	return open_set(w->dg, w->dg ? &w->dg->inodes : NULL, inode_item, blk, n,

@@ -1191,8 +1191,54 @@ static bool resolve_item(struct fsck_walk *w, struct fsck_item *it)
 	return true;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The addresses batch `ahead` (0: the next one) reads if nothing is
+ * pushed meanwhile: the stack's items as walk_stack() will pop them,
+ * sorted; 0 when a batch before it holds a directory (it may push) or one
+ * of its items would not resolve (it is read the usual way). */
+static uint32_t next_batch_addrs(struct fsck_walk *w, uint32_t ahead, uint32_t *addrs)
+{
+	uint32_t top = w->n;
+
+	for (uint32_t b = 0; b <= ahead; b++) {
+		uint32_t n = 0, dirs = 0, cnt = top < FSCK_BATCH ? top : FSCK_BATCH, i;
+
+		for (i = 0; i < cnt && dirs < FSCK_BATCH_DIRS; i++) {
+			const struct fsck_item *it = &w->stack[top - 1 - i];
+			struct f2fs_nat_entry e;
+			uint32_t addr;
+
+			dirs += it->ftype == F2FS_FT_DIR;
+			if (b < ahead)
+				continue;
+			if (!fsck_nat_lookup(w->ctx, it->ino, &e))
+				return 0;
+			addr = le32_to_cpu(e.block_addr);
+			if (!fsck_addr_in_main(w->ctx, addr) ||
+			    (w->ctx->ni[it->ino].flags & FSCK_NI_NODE))
+				return 0;
+			addrs[n++] = addr;
+		}
+		if (b < ahead && dirs)
+			return 0;
+		top -= i;
+		if (b == ahead) {
+			qsort(addrs, n, sizeof(*addrs), cmp_u32);
+			return n;
+		}
+	}
+	return 0;
+}
+
 static void walk_stack(struct fsck_walk *w)
 {
+	uint32_t next[FSCK_BATCH];
 	struct fsck_item batch[FSCK_BATCH];
 	uint32_t addrs[FSCK_BATCH];
 	const uint8_t *blk[FSCK_BATCH];
@@ -1214,8 +1260,14 @@ static void walk_stack(struct fsck_walk *w)
 		qsort(batch, n, sizeof(batch[0]), cmp_item_addr);
 		for (uint32_t i = 0; i < n; i++)
 			addrs[i] = batch[i].addr;
-		if (n)
+		if (n && !fsck_prefetch_take(w, addrs, n, blk))
 			w->err = fsck_read_sorted(w, addrs, n, w->ibuf, blk);
+		/* no directory in this batch: it pushes nothing, and the next
+		 * batch is read while this one is checked */
+		if (!w->err && dirs == 0 && fsck_digest_pool(w))
+			for (uint32_t b = fsck_prefetch_queued(w); b < FSCK_PREFETCH_DEPTH; b++)
+				if (!fsck_prefetch_inodes(w, next, next_batch_addrs(w, b, next)))
+					break;
 		ahead = !w->err && fsck_digest_inodes(w, blk, n);
 		for (uint32_t i = 0; i < n; i++) {
 			if (!w->err) {
@@ -1521,6 +1573,7 @@ static void walk_free(struct fsck_walk *w)
 		free(w->lost[i]);
 	free(w->lost);
 	free(w->footer_buf);
+	fsck_prefetch_stop(w);
 	fsck_digest_stop(w);
 }
 

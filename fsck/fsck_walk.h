@@ -166,6 +166,8 @@ struct fsck_walk {
 	/* worker threads (fsck_digest.c): what they computed of the inode
 	 * block or the dentry block being checked, NULL when nothing */
 	struct fsck_digests *dg;
+	/* the next batch's inode blocks, read by a worker (fsck_prefetch.c) */
+	struct fsck_prefetch *pf;
 };
 
 /* fsck_digest.c: what worker threads compute of a batch's inode blocks
@@ -184,6 +186,31 @@ void fsck_digest_finish_inodes(struct fsck_walk *w);
 bool fsck_digest_dentries(struct fsck_walk *w, const uint8_t *const *blk, uint32_t n);
 void fsck_digest_take_dentry(struct fsck_walk *w, uint32_t i);
 void fsck_digest_finish_dentries(struct fsck_walk *w);
+/* The workers' pool, NULL without workers. */
+struct f2fs_workers *fsck_digest_pool(const struct fsck_walk *w);
+/* The smallest batch the workers take, dflt unless --thread-min says. */
+uint32_t fsck_digest_batch_min(const struct fsck_walk *w, uint32_t dflt);
+
+/* fsck_prefetch.c: while the walk checks a batch of inode blocks, a
+ * worker reads the next batch's (the addresses the walk predicts it will
+ * pop) from the page cache into a buffer of its own.  The walk takes them
+ * when it pops exactly those addresses; anything else (another batch, a
+ * block the page cache lacked and that cannot be read now, an error) is
+ * read the usual way, so what the walk sees never depends on it. */
+#define FSCK_PREFETCH_DEPTH	2u	/* batches read ahead at most */
+void fsck_prefetch_stop(struct fsck_walk *w);
+/* Batches read ahead now (the next ones the walk will pop, in order). */
+uint32_t fsck_prefetch_queued(const struct fsck_walk *w);
+/* Start reading the n sorted addrs of the batch after those queued;
+ * false when not started (no workers, too few blocks, the device's reads
+ * cannot be shared, FSCK_PREFETCH_DEPTH queued). */
+bool fsck_prefetch_inodes(struct fsck_walk *w, const uint32_t *addrs, uint32_t n);
+/* When the prefetch read exactly the n sorted addrs, point blk at them
+ * (w->ibuf becomes their buffer) and return true; else false, with any
+ * prefetch dropped.  Call before each batch is read. */
+bool fsck_prefetch_take(struct fsck_walk *w, const uint32_t *addrs, uint32_t n,
+			const uint8_t **blk);
+
 /* Whether any of the n bytes at p are non-zero (a digest answers for the
  * inode block being checked, else the bytes are read). */
 bool fsck_bytes_nonzero(const struct fsck_walk *w, const uint8_t *p, size_t n);

@@ -129,6 +129,23 @@ void f2fs_dev_release_views(struct f2fs_dev *dev);
 /* After f2fs_dev_read_batch_view(): blk[k] = where the k-th block of the
  * runs is, counting the runs' blocks in vec order. */
 void f2fs_dev_view_blocks(const struct f2fs_io_vec *vec, size_t n, const uint8_t **blk);
+/* Reads a worker thread may make beside the tool's own: only what the
+ * page cache holds (no waiting for the device, no readahead hint), into
+ * each run's buf, sorted runs merged as f2fs_dev_read_batch() merges them.
+ * Nothing of the device changes: the calls made are counted in *tally,
+ * which the tool's thread adds with f2fs_dev_add_tally().  0 when every
+ * block was read, -EAGAIN when the page cache lacked some (those runs are
+ * to be read the usual way), another -errno on a bad run.  Only where
+ * f2fs_dev_reads_mt() says so: no layer sees reads, one device. */
+struct f2fs_dev_tally {
+	uint64_t read_calls;
+	uint64_t read_blocks;
+	uint64_t read_sizes[F2FS_DEV_SIZE_CLASSES];
+};
+bool f2fs_dev_reads_mt(const struct f2fs_dev *dev);
+int f2fs_dev_read_cached_mt(const struct f2fs_dev *dev, const struct f2fs_io_vec *vec, size_t n,
+			    struct f2fs_dev_tally *tally);
+void f2fs_dev_add_tally(struct f2fs_dev *dev, const struct f2fs_dev_tally *tally);
 /* Hint that a range will be read soon (posix_fadvise WILLNEED). */
 int f2fs_dev_readahead(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks);
 /* Hint that a range is done with: the page cache may drop its clean

@@ -10,7 +10,7 @@
  * to wake, only cost time, and results never depend on the number of
  * workers.  Several jobs may be open at once (a job opened while another
  * is consumed, e.g. a directory's blocks while its inode's batch is open);
- * workers serve the newest first.
+ * workers serve the newest first, background jobs last.
  */
 #ifndef F2FS_WORKERS_H
 #define F2FS_WORKERS_H
@@ -37,10 +37,19 @@ void f2fs_workers_stop(struct f2fs_workers *wk);
 struct f2fs_job *f2fs_job_new(void);
 void f2fs_job_free(struct f2fs_job *job);
 
+/* Jobs a pool holds open at once. */
+#define F2FS_WORKERS_MAX_OPEN	6u
+
 /* Open job for n items of fn(arg, i).  Returns -EBUSY when the pool has
- * as many jobs open as it holds, -ENOMEM; nothing is opened then. */
+ * F2FS_WORKERS_MAX_OPEN jobs open, -ENOMEM; nothing is opened then. */
 int f2fs_job_run(struct f2fs_workers *wk, struct f2fs_job *job, f2fs_work_fn fn, void *arg,
 		 uint32_t n);
+
+/* The same for a job the consumer needs only later (reads ahead of it):
+ * workers serve it when no other job has an item left, background jobs
+ * in the order they were opened. */
+int f2fs_job_run_background(struct f2fs_workers *wk, struct f2fs_job *job, f2fs_work_fn fn,
+			    void *arg, uint32_t n);
 
 /* Item i of the open job is computed when this returns. */
 void f2fs_job_take(struct f2fs_job *job, uint32_t i);

@@ -976,6 +976,70 @@ out:
 	return err;
 }
 
+/* ---- cached reads from a worker thread ---------------------------------- */
+
+bool f2fs_dev_reads_mt(const struct f2fs_dev *dev)
+{
+	return dev->nmembers == 0 && !dev->faults && !f2fs_layer_sees_reads(dev);
+}
+
+/* The iovecs one worker call takes at most (a stretch of a batch). */
+#define MT_IOV_MAX	64u
+
+static void tally_call(struct f2fs_dev_tally *t, ssize_t n)
+{
+	t->read_calls++;
+	if (n > 0)
+		t->read_sizes[size_class(((uint64_t)n + F2FS_BLKSIZE - 1) >> F2FS_BLKSIZE_BITS)]++;
+}
+
+int f2fs_dev_read_cached_mt(const struct f2fs_dev *dev, const struct f2fs_io_vec *vec, size_t n,
+			    struct f2fs_dev_tally *tally)
+{
+	uint8_t scratch[READ_GAP_BLOCKS << F2FS_BLKSIZE_BITS];
+	struct iovec iov[MT_IOV_MAX];
+	int missed = 0;
+	size_t i = 0;
+
+	if (!f2fs_dev_reads_mt(dev))
+		return -EOPNOTSUPP;
+	for (size_t k = 0; k < n; k++) {
+		int err = check_run(dev, &vec[k]);
+
+		if (err < 0)
+			return err;
+	}
+	while (i < n) {
+		uint64_t blocks, bytes;
+		int niov;
+		size_t k = gather_span(vec + i, n - i, iov, MT_IOV_MAX, scratch, &niov, &blocks);
+		ssize_t got;
+
+		if (k == 0) {	/* an empty run */
+			i++;
+			continue;
+		}
+		bytes = iov_bytes(iov, niov);
+		got = preadv2(dev->fd, iov, niov, (off_t)(vec[i].blkaddr << F2FS_BLKSIZE_BITS),
+			      RWF_NOWAIT);
+		tally_call(tally, got);
+		if (got >= 0 && (uint64_t)got == bytes)
+			tally->read_blocks += blocks;
+		else
+			missed = -EAGAIN;
+		i += k;
+	}
+	return missed;
+}
+
+void f2fs_dev_add_tally(struct f2fs_dev *dev, const struct f2fs_dev_tally *tally)
+{
+	dev->stats.read_calls += tally->read_calls;
+	dev->stats.read_blocks += tally->read_blocks;
+	for (unsigned int c = 0; c < F2FS_DEV_SIZE_CLASSES; c++)
+		dev->stats.read_sizes[c] += tally->read_sizes[c];
+}
+
 /* ---- zero-copy reads through a mapping ---------------------------------- */
 
 /* The kernel maps pages around a faulting one (fault-around, 64 KiB by

@@ -9,7 +9,9 @@
  * worker enters it any more, no item is claimed) and waits for the busy
  * count to drop, so a job's inputs are free to change afterwards.  A
  * worker goes back to pick a job after each item when a newer job was
- * opened meanwhile: the consumer waits on the newest.
+ * opened meanwhile: the consumer waits on the newest.  Background jobs
+ * (work the consumer needs later, such as reads ahead) are served only
+ * when no other job has an item left, the oldest first.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,7 +22,7 @@
 
 #include "f2fs_workers.h"
 
-#define MAX_OPEN	4u
+#define MAX_OPEN	F2FS_WORKERS_MAX_OPEN
 
 struct f2fs_job {
 	f2fs_work_fn fn;
@@ -31,6 +33,7 @@ struct f2fs_job {
 	uint32_t cap;
 	unsigned int busy;	/* workers inside (under the pool's lock) */
 	bool open;
+	bool background;	/* served after every other job, oldest first */
 };
 
 struct f2fs_workers {
@@ -62,15 +65,21 @@ void f2fs_job_free(struct f2fs_job *job)
 	free(job);
 }
 
-/* The newest open job with an item left to claim (under the lock). */
+static bool has_items(struct f2fs_job *job)
+{
+	return atomic_load_explicit(&job->next, memory_order_relaxed) < job->n;
+}
+
+/* The job to serve (under the lock): the newest open one with an item
+ * left to claim, else the oldest background one with an item left. */
 static struct f2fs_job *pick_job(struct f2fs_workers *wk)
 {
-	for (unsigned int k = wk->nopen; k-- > 0;) {
-		struct f2fs_job *job = wk->open[k];
-
-		if (atomic_load_explicit(&job->next, memory_order_relaxed) < job->n)
-			return job;
-	}
+	for (unsigned int k = wk->nopen; k-- > 0;)
+		if (!wk->open[k]->background && has_items(wk->open[k]))
+			return wk->open[k];
+	for (unsigned int k = 0; k < wk->nopen; k++)
+		if (wk->open[k]->background && has_items(wk->open[k]))
+			return wk->open[k];
 	return NULL;
 }
 
@@ -169,8 +178,8 @@ void f2fs_workers_stop(struct f2fs_workers *wk)
 	free(wk);
 }
 
-int f2fs_job_run(struct f2fs_workers *wk, struct f2fs_job *job, f2fs_work_fn fn, void *arg,
-		 uint32_t n)
+static int open_job(struct f2fs_workers *wk, struct f2fs_job *job, f2fs_work_fn fn, void *arg,
+		    uint32_t n, bool background)
 {
 	if (n > job->cap) {
 		atomic_uchar *d = realloc(job->done, (size_t)n * sizeof(*d));
@@ -192,6 +201,7 @@ int f2fs_job_run(struct f2fs_workers *wk, struct f2fs_job *job, f2fs_work_fn fn,
 		return -EBUSY;
 	}
 	job->open = true;
+	job->background = background;
 	job->busy = 0;
 	wk->open[wk->nopen++] = job;
 	atomic_fetch_add_explicit(&wk->opened, 1, memory_order_relaxed);
@@ -201,13 +211,27 @@ int f2fs_job_run(struct f2fs_workers *wk, struct f2fs_job *job, f2fs_work_fn fn,
 	return 0;
 }
 
+int f2fs_job_run(struct f2fs_workers *wk, struct f2fs_job *job, f2fs_work_fn fn, void *arg,
+		 uint32_t n)
+{
+	return open_job(wk, job, fn, arg, n, false);
+}
+
+int f2fs_job_run_background(struct f2fs_workers *wk, struct f2fs_job *job, f2fs_work_fn fn,
+			    void *arg, uint32_t n)
+{
+	return open_job(wk, job, fn, arg, n, true);
+}
+
 void f2fs_job_take(struct f2fs_job *job, uint32_t i)
 {
 	while (!atomic_load_explicit(&job->done[i], memory_order_acquire)) {
 		unsigned int c = atomic_load_explicit(&job->next, memory_order_relaxed);
 
-		if (c <= i) {
-			/* nobody has claimed item i yet: compute the next one */
+		/* Item i is unclaimed, or a worker is computing it: either way
+		 * the consumer computes the next unclaimed item rather than
+		 * wait, so a wait costs no CPU that the job still needs. */
+		if (c < job->n) {
 			c = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
 			if (c < job->n) {
 				job->fn(job->arg, c);
@@ -215,7 +239,7 @@ void f2fs_job_take(struct f2fs_job *job, uint32_t i)
 			}
 			continue;
 		}
-		sched_yield();	/* a worker is computing item i right now */
+		sched_yield();	/* every item is claimed: i is being computed */
 	}
 }
 

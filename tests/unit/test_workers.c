@@ -5,7 +5,8 @@
  * a directory's blocks inside an inode batch) is served and finished
  * without disturbing the outer one; a finished job is reused; a worker
  * never touches a job after f2fs_job_finish() returns; the pool refuses
- * a fifth open job.
+ * a job past F2FS_WORKERS_MAX_OPEN; a worker serves the newest ordinary
+ * job first and background jobs last, the oldest of them first.
  */
 #include <errno.h>
 #include <stdatomic.h>
@@ -163,20 +164,93 @@ static void test_open_limit(void)
 {
 	int err;
 	struct f2fs_workers *wk = f2fs_workers_start(1, &err);
-	struct f2fs_job *jobs[5];
+	const int max = (int)F2FS_WORKERS_MAX_OPEN;
+	struct f2fs_job *jobs[F2FS_WORKERS_MAX_OPEN + 1];
 	struct job_data *d = new_data();
 
 	CHECK(wk != NULL);
-	for (int k = 0; k < 5; k++)
+	for (int k = 0; k <= max; k++)
 		jobs[k] = f2fs_job_new();
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < max; k++)
 		CHECK_EQ_U64(f2fs_job_run(wk, jobs[k], compute, d, 1), 0);
-	CHECK(f2fs_job_run(wk, jobs[4], compute, d, 1) == -EBUSY);
-	for (int k = 3; k >= 0; k--)
+	CHECK(f2fs_job_run(wk, jobs[max], compute, d, 1) == -EBUSY);
+	CHECK(f2fs_job_run_background(wk, jobs[max], compute, d, 1) == -EBUSY);
+	for (int k = max - 1; k >= 0; k--)
 		f2fs_job_finish(wk, jobs[k]);
-	for (int k = 0; k < 5; k++)
+	for (int k = 0; k <= max; k++)
 		f2fs_job_free(jobs[k]);
 	free(d);
+	f2fs_workers_stop(wk);
+}
+
+/* The order one worker serves jobs in: a gate job holds the worker in
+ * its only item while two background jobs and then an ordinary one are
+ * opened; released, the worker takes the ordinary job's items, then the
+ * older background job's, then the newer one's. */
+struct order_data {
+	atomic_bool in_gate, open_gate;
+	atomic_uint seq;
+	unsigned int when[3][4];	/* job, item: position served */
+};
+
+static void gate(void *arg, uint32_t i)
+{
+	struct order_data *o = arg;
+
+	(void)i;
+	atomic_store(&o->in_gate, true);
+	while (!atomic_load(&o->open_gate))
+		;
+}
+
+static void note(struct order_data *o, int job, uint32_t i)
+{
+	o->when[job][i] = atomic_fetch_add(&o->seq, 1);
+}
+
+static void served_fg(void *arg, uint32_t i) { note(arg, 0, i); }
+static void served_bg_old(void *arg, uint32_t i) { note(arg, 1, i); }
+static void served_bg_new(void *arg, uint32_t i) { note(arg, 2, i); }
+
+static void test_background_order(void)
+{
+	int err;
+	struct f2fs_workers *wk = f2fs_workers_start(1, &err);
+	struct f2fs_job *g = f2fs_job_new(), *fg = f2fs_job_new();
+	struct f2fs_job *old = f2fs_job_new(), *new = f2fs_job_new();
+	struct order_data *o = calloc(1, sizeof(*o));
+
+	CHECK(wk && g && fg && old && new && o);
+	CHECK_EQ_U64(f2fs_job_run(wk, g, gate, o, 1), 0);
+	while (!atomic_load(&o->in_gate))
+		;
+	CHECK_EQ_U64(f2fs_job_run_background(wk, old, served_bg_old, o, 4), 0);
+	CHECK_EQ_U64(f2fs_job_run_background(wk, new, served_bg_new, o, 4), 0);
+	CHECK_EQ_U64(f2fs_job_run(wk, fg, served_fg, o, 4), 0);
+	atomic_store(&o->open_gate, true);
+	/* wait for the worker to serve all twelve items on its own */
+	while (atomic_load(&o->seq) < 12)
+		;
+	for (uint32_t i = 0; i < 4; i++) {
+		CHECK_EQ_U64(o->when[0][i], i);
+		CHECK_EQ_U64(o->when[1][i], 4 + i);
+		CHECK_EQ_U64(o->when[2][i], 8 + i);
+	}
+	for (uint32_t i = 0; i < 4; i++) {
+		f2fs_job_take(fg, i);
+		f2fs_job_take(old, i);
+		f2fs_job_take(new, i);
+	}
+	f2fs_job_take(g, 0);
+	f2fs_job_finish(wk, fg);
+	f2fs_job_finish(wk, new);
+	f2fs_job_finish(wk, old);
+	f2fs_job_finish(wk, g);
+	f2fs_job_free(g);
+	f2fs_job_free(fg);
+	f2fs_job_free(old);
+	f2fs_job_free(new);
+	free(o);
 	f2fs_workers_stop(wk);
 }
 
@@ -189,5 +263,6 @@ int main(void)
 	test_nested(0);
 	test_nested(2);
 	test_open_limit();
+	test_background_order();
 	return unit_finish("test_workers");
 }
