@@ -1260,7 +1260,9 @@ static void walk_stack(struct fsck_walk *w)
 		qsort(batch, n, sizeof(batch[0]), cmp_item_addr);
 		for (uint32_t i = 0; i < n; i++)
 			addrs[i] = batch[i].addr;
-		if (n && !fsck_prefetch_take(w, addrs, n, blk))
+		/* read ahead by a worker, or now by it and this thread at once */
+		if (n && !fsck_prefetch_take(w, addrs, n, blk) &&
+		    !(fsck_prefetch_inodes(w, addrs, n) && fsck_prefetch_take(w, addrs, n, blk)))
 			w->err = fsck_read_sorted(w, addrs, n, w->ibuf, blk);
 		/* no directory in this batch: it pushes nothing, and the next
 		 * batch is read while this one is checked */
