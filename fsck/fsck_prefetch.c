@@ -15,7 +15,9 @@
  * pops has exactly the predicted addresses.  A piece the page cache could
  * not serve is read then, the usual way; any other difference drops every
  * prefetch and the batch is read as always, so the blocks the walk checks
- * are the same bytes either way.
+ * are the same bytes either way.  A batch nobody read ahead (the first
+ * children of a directory) is opened and taken at once: the walk then
+ * reads pieces of it like any worker, and the workers the others.
  */
 #include <errno.h>
 #include <stdlib.h>
