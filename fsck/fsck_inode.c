@@ -3,9 +3,11 @@
  * sanity_check_inode() refuses (i_blocks 0, extra attribute size and
  * feature, inline xattr size, inline data and dentry flags, casefold and
  * compression flags, i_xattr_nid, i_ext inside main and valid), the inode
- * checksum, i_mode, i_namelen, directory depth; and the xattr list (inline
- * area followed by the xattr node).  Fills w->file for the block walk.
+ * checksum (and i_extra_isize, when the stored checksum verifies only under
+ * another size), i_mode, i_namelen, directory depth; and the xattr list
+ * (inline area followed by the xattr node).  Fills w->file for the block walk.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,6 +59,14 @@ uint8_t fsck_mode_to_ftype(uint16_t mode)
 /* Report a problem of inode ino; its writable copy when the fix is planned. */
 #define PLAN(code, ...) (REPORT(code, __VA_ARGS__) ? FIX() : NULL)
 
+/* The sizes sanity_check_inode() accepts for the extra attribute area. */
+static bool extra_isize_valid(uint32_t isz)
+{
+	return isz >= F2FS_MIN_EXTRA_ATTR_SIZE && isz <= F2FS_TOTAL_EXTRA_ATTR_SIZE && !(isz % 4);
+}
+
+static uint16_t isize_by_checksum(const struct fsck_walk *w, const struct f2fs_node *node);
+
 /* Extra attribute area; returns false if its size makes offsets unusable. */
 static void fix_ixa(struct fsck_walk *w, uint32_t ino)
 {
@@ -68,9 +78,10 @@ static void fix_ixa(struct fsck_walk *w, uint32_t ino)
 						       DEFAULT_INLINE_XATTR_ADDRS);
 }
 
-static bool check_extra(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri)
+static bool check_extra(struct fsck_walk *w, uint32_t ino, const struct f2fs_node *node)
 {
 	struct fsck_ctx *ctx = w->ctx;
+	const struct f2fs_inode *ri = &node->i;
 	uint32_t isz = le16_to_cpu(ri->i_extra_isize);
 	uint32_t ixa;
 	struct f2fs_node *c;
@@ -92,10 +103,13 @@ static bool check_extra(struct fsck_walk *w, uint32_t ino, const struct f2fs_ino
 			return false;
 		}
 	}
-	if (isz < F2FS_MIN_EXTRA_ATTR_SIZE || isz > F2FS_TOTAL_EXTRA_ATTR_SIZE || isz % 4) {
+	if (!extra_isize_valid(isz)) {
+		/* the size the checksum was made with, else the volume's */
+		uint16_t fit = isize_by_checksum(w, node);
+
 		c = PLAN(PR_INODE_EXTRA_ISIZE, .found = isz);
 		if (c)
-			c->i.i_extra_isize = cpu_to_le16(ctx->plan->extra_isize_ref ?
+			c->i.i_extra_isize = cpu_to_le16(fit ? fit : ctx->plan->extra_isize_ref ?
 							 ctx->plan->extra_isize_ref :
 							 F2FS_TOTAL_EXTRA_ATTR_SIZE);
 		return false;
@@ -121,19 +135,79 @@ static bool check_extra(struct fsck_walk *w, uint32_t ino, const struct f2fs_ino
 	return true;
 }
 
-static void check_checksum(struct fsck_walk *w, uint32_t ino, const struct f2fs_node *node)
+/* The i_extra_isize under which the stored inode checksum verifies (the
+ * caller knows the stored size fails it or leaves no room for one): damage to
+ * that field shifts every data slot of the inode, and a 32-bit checksum
+ * that verifies only under another size tells which size was written.
+ * 0 when no other size between the checksum's end and the largest extra
+ * area verifies. */
+static uint16_t isize_by_checksum(const struct fsck_walk *w, const struct f2fs_node *node)
+{
+	const struct fsck_ctx *ctx = w->ctx;
+	uint32_t have = le32_to_cpu(node->i.i_inode_checksum);
+	uint32_t isz = le16_to_cpu(node->i.i_extra_isize);
+	uint32_t min = offsetof(struct f2fs_inode, i_inode_checksum) + 4 -
+		       offsetof(struct f2fs_inode, i_addr);
+	struct f2fs_node *copy;
+	uint16_t found = 0;
+
+	if (!(ctx->fs->features & F2FS_FEATURE_INODE_CHKSUM) ||
+	    !(ctx->fs->features & F2FS_FEATURE_EXTRA_ATTR) ||
+	    !(node->i.i_inline & F2FS_EXTRA_ATTR) || node->footer.nid != node->footer.ino)
+		return 0;
+	copy = malloc(sizeof(*copy));
+	if (!copy)
+		return 0;
+	memcpy(copy, node, sizeof(*copy));
+	for (uint32_t cand = min; cand <= F2FS_TOTAL_EXTRA_ATTR_SIZE && !found; cand += 4) {
+		if (cand == isz)
+			continue;
+		copy->i.i_extra_isize = cpu_to_le16((uint16_t)cand);
+		if (f2fs_inode_checksum(ctx->fs->inode_chksum_seed, copy) == have)
+			found = (uint16_t)cand;
+	}
+	free(copy);
+	return found;
+}
+
+/* True when i_extra_isize was restored from the checksum: the inode is
+ * checked again from its fixed copy, or (check only) not walked. */
+static bool restore_extra_isize(struct fsck_walk *w, uint32_t ino, const struct f2fs_node *node)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint16_t isz = isize_by_checksum(w, node);
+	struct f2fs_node *c;
+
+	if (!isz)
+		return false;
+	c = PLAN(PR_INODE_EXTRA_ISIZE_CHECKSUM, .found = le16_to_cpu(node->i.i_extra_isize),
+		 .expected = isz);
+	if (c)
+		c->i.i_extra_isize = cpu_to_le16(isz);
+	return true;
+}
+
+/* The inode checksum; true when i_extra_isize was restored from it. */
+static bool check_checksum(struct fsck_walk *w, uint32_t ino, const struct f2fs_node *node)
 {
 	struct fsck_ctx *ctx = w->ctx;
 	uint32_t want, have;
 
+	/* an invalid size is check_extra()'s (F2FS-4016) */
+	bool valid = !(node->i.i_inline & F2FS_EXTRA_ATTR) ||
+		     extra_isize_valid(le16_to_cpu(node->i.i_extra_isize));
+
 	if (!f2fs_inode_has_checksum(ctx->fs->features, node))
-		return;
+		return valid && restore_extra_isize(w, ino, node);
 	want = fsck_inode_checksum_of(w, node);
 	have = le32_to_cpu(node->i.i_inode_checksum);
-	if (want != have) {
-		/* rewritten with a fresh checksum */
-		(void)PLAN(PR_INODE_CHECKSUM, .found = have, .expected = want);
-	}
+	if (want == have)
+		return false;
+	if (valid && restore_extra_isize(w, ino, node))
+		return true;
+	/* rewritten with a fresh checksum */
+	(void)PLAN(PR_INODE_CHECKSUM, .found = have, .expected = want);
+	return false;
 }
 
 static void clear_compr_flag(struct fsck_walk *w, uint32_t ino)
@@ -558,7 +632,8 @@ bool fsck_check_inode_fields(struct fsck_walk *w, const struct fsck_item *it,
 	f->keep_size = ri->i_advise & FADVISE_KEEP_SIZE_BIT;
 	f->verity = ri->i_advise & FADVISE_VERITY_BIT;
 	(void)addr;
-	check_checksum(w, ino, node);
+	if (check_checksum(w, ino, node))
+		return false;
 	if (f->ftype == F2FS_FT_UNKNOWN) {
 		if (REPORT(PR_INODE_MODE, .found = f->mode, .blkaddr = addr))
 			fix_mode(w, ino, it);
@@ -569,7 +644,7 @@ bool fsck_check_inode_fields(struct fsck_walk *w, const struct fsck_item *it,
 	f->is_dir = S_ISDIR(f->mode);
 	check_misc(w, ino, ri, f->mode);
 	check_dir_pino(w, ino, it, ri, f->mode);
-	if (!check_extra(w, ino, ri))
+	if (!check_extra(w, ino, node))
 		return false;
 	extra = fsck_extra_words(ri);
 	ixa = fsck_inline_xattr_addrs(ctx, ri);

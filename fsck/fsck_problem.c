@@ -232,6 +232,9 @@ const struct fsck_problem_def fsck_problems[] = {
 	P(QUOTA_INO_FOUND, E, false, FIX_SB_FIELD,
 	  "the superblock names inode {found} as the quota file of type {idx}, which is invalid or taken; "
 	  "inode {ino}, reached by no name, holds that file: qf_ino becomes {ino}"),
+	P(INODE_EXTRA_ISIZE_CHECKSUM, E, false, FIX_INODE_FIELD,
+	  "ino {ino}: i_extra_isize {found} shifts the block map, but the inode checksum matches "
+	  "i_extra_isize {expected}: restored"),
 	P(DENT_NAME_LEN, E, false, FIX_DENTRY_DROP,
 	  "{path}: dentry slot {idx} has name length {found}"),
 	P(DENT_SLOTS, E, false, FIX_DENTRY_DROP,
