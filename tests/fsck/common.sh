@@ -87,6 +87,20 @@ check_golden() {
 	cat "$WORK/golden.diff"
 }
 
+# repaired_key: one word naming by content everything a repaired case
+# image comes from (our tools, f2fs-tools' that make bases, the case
+# table and the scripts that build and repair the cases): repair.sh
+# writes it next to the images it leaves for kernel-repair.sh
+# (REPAIRED_SHARE), which mounts them only when the key is still the same.
+repaired_key() {
+	cat "$FSCK" "$MKFS" "$INJECT" "$DUMP" "$SLOAD" "${UNDO_F2FS:-$top_builddir/undo/undo.f2fs}" \
+		"$FSCK_ORACLE" "$MKFS_ORACLE" "$SLOAD_ORACLE" \
+		"$top_srcdir/tests/lib.sh" "$top_srcdir/tests/fsck/common.sh" \
+		"$top_srcdir/tests/fsck/cases.txt" "$top_srcdir/tests/fsck/cases-lib.sh" \
+		"$top_srcdir/tests/fsck/repair.sh" "$top_srcdir/tests/fuzz/fz_bases.py" \
+		"$top_srcdir/tests/fuzz/fz_tools.py" | cksum | tr ' ' ':'
+}
+
 # oracle_verdict IMG: "clean" or "corrupt" by f2fs-tools' fsck --dry-run.
 oracle_verdict() {
 	timeout "$FSCK_TIMEOUT" "$FSCK_ORACLE" --dry-run "$1" </dev/null >"$WORK/oracle.out" 2>&1

@@ -16,23 +16,27 @@ check_PROGRAMS += tests/fsck/test_problem_table
 tests_fsck_test_problem_table_SOURCES = tests/fsck/test_problem_table.c fsck/fsck_problem.c
 tests_fsck_test_problem_table_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit -I$(top_srcdir)/fsck
 tests_fsck_test_problem_table_LDADD = $(UNIT_LDADD)
+# (preen.sh, cases.sh, repair.sh, writecut.sh, undo.sh, zoned.sh and
+# kernel-repair.sh are in Makefile.am's LONG_TESTS, which run first)
 FSCK_TESTS = \
 	tests/fsck/cli.sh \
 	tests/fsck/output.sh \
-	tests/fsck/preen.sh \
 	tests/fsck/fsck8.sh \
 	tests/fsck/clean.sh \
-	tests/fsck/cases.sh \
-	tests/fsck/repair.sh \
 	tests/fsck/coverage.sh \
-	tests/fsck/writecut.sh \
-	tests/fsck/undo.sh \
 	tests/fsck/readfault.sh \
 	tests/fsck/blkdev.sh \
 	tests/fsck/multidev.sh \
-	tests/fsck/zoned.sh \
-	tests/fsck/kernel-repair.sh \
 	tests/fsck/manpage.sh
 TESTS += tests/fsck/test_problem_table $(FSCK_TESTS)
 EXTRA_DIST += $(FSCK_TESTS) tests/fsck/common.sh tests/fsck/cases-lib.sh tests/fsck/cases.txt \
 	tests/fsck/guest/repaired.sh tests/fsck/README tests/fsck/expect
+
+# repair.sh leaves the images it repaired in tests/fsck/repaired (with a
+# key naming the tools that made them) and kernel-repair.sh, run after it,
+# mounts those instead of repairing every case a second time.
+AM_TESTS_ENVIRONMENT += REPAIRED_SHARE='$(abs_top_builddir)/tests/fsck/repaired'; export REPAIRED_SHARE;
+tests/fsck/kernel-repair.log: tests/fsck/repair.log
+clean-local: clean-local-fsck
+clean-local-fsck:
+	-rm -rf tests/fsck/repaired

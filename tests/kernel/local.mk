@@ -3,16 +3,12 @@
 # needs.  Each test is `$(SHELL) script`; a missing tool or mkfs fails, never
 # skips.  MKFS_F2FS overrides the mkfs under test.  Kernel-made images are
 # left in tests/kernel/images/ (see its index) for the fsck and dump tests.
+# (mkfs-matrix.sh, power-cut.sh, fill-gc.sh, inode-types.sh, zoned.sh and
+# harness-negative.sh are in Makefile.am's LONG_TESTS, which run first)
 KERNEL_TESTS = \
-	tests/kernel/mkfs-matrix.sh \
 	tests/kernel/mount-options.sh \
-	tests/kernel/power-cut.sh \
-	tests/kernel/fill-gc.sh \
 	tests/kernel/multidev.sh \
-	tests/kernel/casefold.sh \
-	tests/kernel/inode-types.sh \
-	tests/kernel/zoned.sh \
-	tests/kernel/harness-negative.sh
+	tests/kernel/casefold.sh
 TESTS += $(KERNEL_TESTS)
 EXTRA_DIST += $(KERNEL_TESTS) \
 	tests/kernel/README \

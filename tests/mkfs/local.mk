@@ -2,10 +2,10 @@
 # Each script runs as `$(SHELL) script` with top_srcdir/top_builddir set.
 # MKFS_F2FS overrides the mkfs under test; REGENERATE=1 rewrites the
 # layout goldens (tests/mkfs/golden/*.expect).
+# (interop-matrix.sh is in Makefile.am's LONG_TESTS, which run first)
 MKFS_TESTS = \
 	tests/mkfs/refuse.sh \
 	tests/mkfs/layout-golden.sh \
-	tests/mkfs/interop-matrix.sh \
 	tests/mkfs/blockdev.sh \
 	tests/mkfs/multidev.sh \
 	tests/mkfs/zoned.sh

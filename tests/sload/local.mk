@@ -2,7 +2,8 @@
 # about 1 minute), the Linux kernel under QEMU (kernel.sh, one boot,
 # about 3 minutes under TCG) and tar input against directory input
 # (tar.sh, about 15 s of CPU).
-SLOAD_TESTS = tests/sload/sload.sh tests/sload/kernel.sh tests/sload/tar.sh
+# (sload.sh and kernel.sh are in Makefile.am's LONG_TESTS, which run first)
+SLOAD_TESTS = tests/sload/tar.sh
 TESTS += $(SLOAD_TESTS)
 EXTRA_DIST += $(SLOAD_TESTS) tests/sload/gen-tree.sh tests/sload/manifest.c \
 	tests/sload/guest-verify.sh
