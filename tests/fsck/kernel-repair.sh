@@ -137,14 +137,47 @@ touch "$KWORK/disks.txt" "$KWORK/skipped.txt"
 # overwrites that pack.  They boot on their own, with that warning allowed.
 TORN_CASES=" cp-crc-old cp-torn-old "
 
-# mount_batch RUN DISKS...: one boot; the power-cut image rides the first.
+# The boots run KERNEL_BOOTS at a time (default: one per CPU), each guest
+# on one CPU; each boot's output is kept apart and printed, and its
+# verdict judged, in the order the boots started, once they are all over.
+KERNEL_BOOTS=${KERNEL_BOOTS:-$(nproc 2>/dev/null || echo 1)}
+booting=
+nbooting=0
+
+# mount_batch RUN DISKS...: one boot, started in the background; the
+# power-cut image rides the first.
 # MB_ALLOW: kernel lines that are no complaint in this boot (run-guest.sh -A).
 mount_batch() {
 	mb_run=$1
 	shift
+	echo "$*" > "$KWORK/$mb_run.disks"
 	# shellcheck disable=SC2068
-	if ! kt_guest "$mb_run" -A "${MB_ALLOW:-^\$}" "$top_srcdir/tests/fsck/guest/repaired.sh" $@; then
-		kt_bad "guest run $mb_run failed (verdict $KT_GUEST_RC; disks: $*)"
+	( kt_guest "$mb_run" -A "${MB_ALLOW:-^\$}" "$top_srcdir/tests/fsck/guest/repaired.sh" $@
+	  echo "$KT_GUEST_RC" > "$KWORK/$mb_run.rc" ) > "$KWORK/$mb_run.out" 2>&1 < /dev/null &
+	booting="$booting $mb_run"
+	nbooting=$((nbooting + 1))
+	[ "$nbooting" -lt "$KERNEL_BOOTS" ] || end_boots
+}
+
+# end_boots: wait for the boots started, then judge each in turn.
+end_boots() {
+	wait
+	for eb_run in $booting; do
+		# shellcheck disable=SC2046
+		judge_batch "$eb_run" $(cat "$KWORK/$eb_run.disks")
+	done
+	booting=
+	nbooting=0
+}
+
+# judge_batch RUN DISKS...: the output and verdict of boot RUN.
+judge_batch() {
+	mb_run=$1
+	shift
+	cat "$KWORK/$mb_run.out"
+	mb_rc=$(cat "$KWORK/$mb_run.rc" 2>/dev/null)
+	if [ "$mb_rc" != 0 ]; then
+		kt_bad "guest run $mb_run failed (verdict ${mb_rc:-none}; disks: $*)"
 		for d in "$@"; do echo "${d%%=*}" >> "$KWORK/bad.txt"; done
 		return
 	fi
@@ -175,6 +208,7 @@ if [ -n "$torn" ]; then
 	# shellcheck disable=SC2086
 	MB_ALLOW='F2FS-fs.*invalid crc value' mount_batch mount$batch $torn
 fi
+end_boots
 kt_say "$((i - skipped)) repaired case images mounted, read, written and unmounted in $batch boot(s)"
 cat "$KWORK"/mount*/console.log.txt "$KWORK/known.txt" > "$KWORK/all-consoles.txt" 2>/dev/null
 cat "$KWORK/skipped.txt" >> "$KWORK/disks.txt"
