@@ -214,13 +214,34 @@ cat "$KWORK"/mount*/console.log.txt "$KWORK/known.txt" > "$KWORK/all-consoles.tx
 cat "$KWORK/skipped.txt" >> "$KWORK/disks.txt"
 # The files the kernel reads are the files our dump.f2fs extracts, byte for
 # byte: the repair kept what it says it kept, and nothing the kernel misreads.
+# ours_manifest NAME IMG: the files dump.f2fs extracts from IMG, as
+# "path md5" lines in $KWORK/NAME.manifest, and the md5 of those lines in
+# $KWORK/NAME.ours ("failed" when dump.f2fs -r fails)
+ours_manifest() {
+	om_x=$KWORK/x-$1
+	rm -rf "$om_x"
+	if "$DUMP" -r -L -o "$om_x" "$2" > /dev/null 2>&1; then
+		(cd "$om_x" && find . -type f | sed 's/^\.//' | LC_ALL=C sort | while read -r p; do
+			printf '%s %s\n' "$p" "$(md5sum < "./$p" | cut -c1-32)"
+		done) | tee "$KWORK/$1.manifest" | md5sum | cut -c1-32 > "$KWORK/$1.ours"
+	else
+		echo failed > "$KWORK/$1.ours"
+	fi
+	rm -rf "$om_x"
+}
+# one extraction per CPU at a time; judged in order once all are done
+njobs=$(nproc 2>/dev/null || echo 1)
+n=0
+while read -r c name f h; do
+	ours_manifest "$name" "$f" < /dev/null &
+	n=$((n + 1))
+	[ $((n % njobs)) -ne 0 ] || wait
+done < "$KWORK/disks.txt"
+wait
 nsame=0
 while read -r c name f h; do
-	rm -rf "$KWORK/x"
-	"$DUMP" -r -L -o "$KWORK/x" "$f" > /dev/null 2>&1 || { kt_bad "$name: dump.f2fs -r failed"; continue; }
-	ours=$(cd "$KWORK/x" && find . -type f | sed 's/^\.//' | LC_ALL=C sort | while read -r p; do
-		printf '%s %s\n' "$p" "$(md5sum < "./$p" | cut -c1-32)"
-	done | tee "$KWORK/$name.manifest" | md5sum | cut -c1-32)
+	ours=$(cat "$KWORK/$name.ours" 2>/dev/null)
+	[ "${ours:-failed}" != failed ] || { kt_bad "$name: dump.f2fs -r failed"; continue; }
 	kern=$(grep -E "(^|[^a-z0-9])$c: manifest " "$KWORK/all-consoles.txt" | head -n 1 | sed 's/.*manifest //')
 	if [ "${kern%% *}" = "$ours" ]; then
 		nsame=$((nsame + 1))
@@ -229,7 +250,6 @@ while read -r c name f h; do
 		echo "$c" >> "$KWORK/bad.txt"
 	fi
 done < "$KWORK/disks.txt"
-rm -rf "$KWORK/x"
 kt_say "$nsame repaired case images: the kernel reads exactly the files dump.f2fs extracts"
 while read -r c name f h; do
 	case "$GC_CASES" in *" $name "*) ;; *) continue ;; esac
