@@ -13,7 +13,8 @@
 #    find it clean.
 # 2. The repaired image of every corruption case that repair.sh repairs
 #    (or only REPAIRED_CASES=id,id when set) is mounted, in boots of at
-#    most KERNEL_DISKS images: mount, list and read every file, write and
+#    most KERNEL_DISKS images, KERNEL_BOOTS of them at a time (default:
+#    one per CPU): mount, list and read every file, write and
 #    delete more, unmount, no F2FS error; the regular files the kernel reads
 #    (paths and contents) must be exactly those our dump.f2fs extracts.
 #    The images whose repair moved blocks out of mixed sections are also
