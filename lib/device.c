@@ -782,7 +782,15 @@ static unsigned int size_class(uint64_t blocks)
 	return c;
 }
 
-/* preadv until every iovec is filled, advancing over short reads. */
+/* Count one read system call that returned n (bytes, or -1) in a pair
+ * of counters: the device's statistics or a worker's tally. */
+static void count_read_call(uint64_t *calls, uint64_t *sizes, ssize_t n)
+{
+	(*calls)++;
+	if (n > 0)
+		sizes[size_class(blocks_covering((uint64_t)n))]++;
+}
+
 /* One read system call, through the layers that see reads (the
  * read-fault layer may make an error or fewer bytes of it: 0 as at the
  * end of the device). */
@@ -791,15 +799,13 @@ static ssize_t preadv_once(struct f2fs_dev *dev, struct iovec *iov, int cnt, uin
 	return f2fs_layer_preadv(dev->top, iov, cnt, off);
 }
 
+/* preadv until every iovec is filled, advancing over short reads. */
 static int preadv_full(struct f2fs_dev *dev, struct iovec *iov, int cnt, uint64_t off)
 {
 	while (cnt > 0) {
 		ssize_t n = preadv_once(dev, iov, cnt, (off_t)off);
 
-		dev->stats.read_calls++;
-		if (n > 0)
-			dev->stats.read_sizes[size_class(((uint64_t)n + F2FS_BLKSIZE - 1) >>
-							 F2FS_BLKSIZE_BITS)]++;
+		count_read_call(&dev->stats.read_calls, dev->stats.read_sizes, n);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -867,10 +873,7 @@ static bool read_cached(struct f2fs_dev *dev, struct iovec *iov, int niov, uint6
 	if (!*nowait)
 		return false;
 	n = preadv2(dev->fd, iov, niov, (off_t)off, RWF_NOWAIT);
-	dev->stats.read_calls++;
-	if (n > 0)
-		dev->stats.read_sizes[size_class(((uint64_t)n + F2FS_BLKSIZE - 1) >>
-						 F2FS_BLKSIZE_BITS)]++;
+	count_read_call(&dev->stats.read_calls, dev->stats.read_sizes, n);
 	if (n < 0 && (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL))
 		*nowait = false;
 	if (n >= 0 && (uint64_t)n == bytes)
@@ -986,13 +989,6 @@ bool f2fs_dev_reads_mt(const struct f2fs_dev *dev)
 /* The iovecs one worker call takes at most (a stretch of a batch). */
 #define MT_IOV_MAX	64u
 
-static void tally_call(struct f2fs_dev_tally *t, ssize_t n)
-{
-	t->read_calls++;
-	if (n > 0)
-		t->read_sizes[size_class(((uint64_t)n + F2FS_BLKSIZE - 1) >> F2FS_BLKSIZE_BITS)]++;
-}
-
 int f2fs_dev_read_cached_mt(const struct f2fs_dev *dev, const struct f2fs_io_vec *vec, size_t n,
 			    struct f2fs_dev_tally *tally)
 {
@@ -1022,7 +1018,7 @@ int f2fs_dev_read_cached_mt(const struct f2fs_dev *dev, const struct f2fs_io_vec
 		bytes = iov_bytes(iov, niov);
 		got = preadv2(dev->fd, iov, niov, (off_t)(vec[i].blkaddr << F2FS_BLKSIZE_BITS),
 			      RWF_NOWAIT);
-		tally_call(tally, got);
+		count_read_call(&tally->read_calls, tally->read_sizes, got);
 		if (got >= 0 && (uint64_t)got == bytes)
 			tally->read_blocks += blocks;
 		else
