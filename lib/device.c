@@ -830,7 +830,9 @@ static int preadv_full(struct f2fs_dev *dev, struct iovec *iov, int cnt, uint64_
 /* Fill iov for runs[0..) read as one preadv: back-to-back runs, or runs
  * separated by at most READ_GAP_BLOCKS (the gap read into scratch).  Stops
  * at an overlap (a block asked twice), a wider gap or iov_max iovecs.
- * Returns the number of runs taken; *niov and *blocks (requested blocks)
+ * Returns the number of runs taken, at least one (n and iov_max are never
+ * 0, and runs[0] is neither an overlap nor after a gap): a caller's loop
+ * over the runs always moves on.  *niov and *blocks (requested blocks)
  * describe the read. */
 static size_t gather_span(const struct f2fs_io_vec *runs, size_t n, struct iovec *iov,
 			  size_t iov_max, void *scratch, int *niov, uint64_t *blocks)
@@ -983,7 +985,7 @@ out:
 
 bool f2fs_dev_reads_mt(const struct f2fs_dev *dev)
 {
-	return dev->nmembers == 0 && !dev->faults && !f2fs_layer_sees_reads(dev);
+	return dev->nmembers == 0 && !f2fs_layer_sees_reads(dev);
 }
 
 /* The iovecs one worker call takes at most (a stretch of a batch). */
@@ -1011,10 +1013,6 @@ int f2fs_dev_read_cached_mt(const struct f2fs_dev *dev, const struct f2fs_io_vec
 		size_t k = gather_span(vec + i, n - i, iov, MT_IOV_MAX, scratch, &niov, &blocks);
 		ssize_t got;
 
-		if (k == 0) {	/* an empty run */
-			i++;
-			continue;
-		}
 		bytes = iov_bytes(iov, niov);
 		got = preadv2(dev->fd, iov, niov, (off_t)(vec[i].blkaddr << F2FS_BLKSIZE_BITS),
 			      RWF_NOWAIT);
