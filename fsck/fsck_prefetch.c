@@ -36,7 +36,7 @@
 
 /* One batch read ahead. */
 struct prefetch_slot {
-	const struct f2fs_dev *dev;
+	struct f2fs_dev *dev;	/* workers read it (f2fs_dev_read_cached_mt) */
 	struct f2fs_job *job;
 	uint8_t *buf;			/* FSCK_BATCH blocks */
 	uint32_t addrs[FSCK_BATCH];

@@ -132,18 +132,21 @@ void f2fs_dev_view_blocks(const struct f2fs_io_vec *vec, size_t n, const uint8_t
 /* Reads a worker thread may make beside the tool's own: only what the
  * page cache holds (no waiting for the device, no readahead hint), into
  * each run's buf, sorted runs merged as f2fs_dev_read_batch() merges them.
- * Nothing of the device changes: the calls made are counted in *tally,
- * which the tool's thread adds with f2fs_dev_add_tally().  0 when every
- * block was read, -EAGAIN when the page cache lacked some (those runs are
- * to be read the usual way), another -errno on a bad run.  Only where
- * f2fs_dev_reads_mt() says so: no layer sees reads, one device. */
+ * The calls made are counted in *tally, which the tool's thread adds with
+ * f2fs_dev_add_tally().  0 when every block was read, -EAGAIN when the
+ * page cache lacked some (those runs are to be read the usual way),
+ * another -errno on a bad run.  Only where f2fs_dev_reads_mt() says so:
+ * no layer sees reads, one device, and the kernel takes RWF_NOWAIT on
+ * the file.  The one change to the device: a refusal of RWF_NOWAIT is
+ * remembered (atomically; the call returns -EAGAIN), and from then on
+ * f2fs_dev_reads_mt() says false and the tool reads as without workers. */
 struct f2fs_dev_tally {
 	uint64_t read_calls;
 	uint64_t read_blocks;
 	uint64_t read_sizes[F2FS_DEV_SIZE_CLASSES];
 };
 bool f2fs_dev_reads_mt(const struct f2fs_dev *dev);
-int f2fs_dev_read_cached_mt(const struct f2fs_dev *dev, const struct f2fs_io_vec *vec, size_t n,
+int f2fs_dev_read_cached_mt(struct f2fs_dev *dev, const struct f2fs_io_vec *vec, size_t n,
 			    struct f2fs_dev_tally *tally);
 void f2fs_dev_add_tally(struct f2fs_dev *dev, const struct f2fs_dev_tally *tally);
 /* Hint that a range will be read soon (posix_fadvise WILLNEED). */

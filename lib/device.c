@@ -135,6 +135,7 @@ int f2fs_dev_open(const char *path, const struct f2fs_dev_opts *opts,
 	if (!dev)
 		return -ENOMEM;
 	dev->fd = -1;
+	atomic_init(&dev->nowait_refused, false);
 	dev->unix_layer.ops = &unix_ops;
 	dev->unix_layer.dev = dev;
 	dev->top = &dev->unix_layer;
@@ -863,21 +864,39 @@ static size_t gather_span(const struct f2fs_io_vec *runs, size_t n, struct iovec
 	return k;
 }
 
+/* Whether a cached read (RWF_NOWAIT) was refused on this device before:
+ * the kernel (no preadv2, or too old for the flag) or the file (a file
+ * system that cannot read without blocking) will refuse every one. */
+static bool nowait_refused(const struct f2fs_dev *dev)
+{
+	return atomic_load_explicit(&dev->nowait_refused, memory_order_relaxed);
+}
+
+/* After a failed RWF_NOWAIT read: whether errno says the flag itself was
+ * refused (then remembered, from any thread) rather than a miss. */
+static bool note_nowait_refusal(struct f2fs_dev *dev, int err)
+{
+	if (err != EOPNOTSUPP && err != ENOSYS && err != EINVAL)
+		return false;
+	atomic_store_explicit(&dev->nowait_refused, true, memory_order_relaxed);
+	return true;
+}
+
 /* One read that takes only what the page cache holds (RWF_NOWAIT): true
  * when it brought all `bytes`.  A miss (EAGAIN, a short read, end of file)
- * leaves the span to the announced blocking reads; *nowait goes false
- * where the kernel or the file does not take the flag. */
+ * leaves the span to the announced blocking reads, and so does every
+ * span once the kernel or the file refused the flag. */
 static bool read_cached(struct f2fs_dev *dev, struct iovec *iov, int niov, uint64_t off,
-			uint64_t bytes, bool *nowait)
+			uint64_t bytes)
 {
 	ssize_t n;
 
-	if (!*nowait)
+	if (nowait_refused(dev))
 		return false;
 	n = preadv2(dev->fd, iov, niov, (off_t)off, RWF_NOWAIT);
 	count_read_call(&dev->stats.read_calls, dev->stats.read_sizes, n);
-	if (n < 0 && (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL))
-		*nowait = false;
+	if (n < 0)
+		(void)note_nowait_refusal(dev, errno);
 	if (n >= 0 && (uint64_t)n == bytes)
 		return true;
 	dev->stats.read_misses++;
@@ -901,7 +920,7 @@ static uint64_t iov_bytes(const struct iovec *iov, int niov)
 static size_t read_cached_runs(struct f2fs_dev *dev, struct f2fs_io_vec *runs, size_t n,
 			       struct iovec *iov, size_t iov_max, void *scratch)
 {
-	bool nowait = !dev->faults;
+	bool cached_pass = !dev->faults;
 	size_t i = 0, missed = 0;
 
 	while (i < n) {
@@ -909,8 +928,8 @@ static size_t read_cached_runs(struct f2fs_dev *dev, struct f2fs_io_vec *runs, s
 		int niov;
 		size_t k = gather_span(runs + i, n - i, iov, iov_max, scratch, &niov, &blocks);
 
-		if (read_cached(dev, iov, niov, runs[i].blkaddr << F2FS_BLKSIZE_BITS,
-				iov_bytes(iov, niov), &nowait)) {
+		if (cached_pass && read_cached(dev, iov, niov, runs[i].blkaddr << F2FS_BLKSIZE_BITS,
+					       iov_bytes(iov, niov))) {
 			dev->stats.read_blocks += blocks;
 		} else {
 			memmove(runs + missed, runs + i, k * sizeof(*runs));
@@ -985,13 +1004,13 @@ out:
 
 bool f2fs_dev_reads_mt(const struct f2fs_dev *dev)
 {
-	return dev->nmembers == 0 && !f2fs_layer_sees_reads(dev);
+	return dev->nmembers == 0 && !f2fs_layer_sees_reads(dev) && !nowait_refused(dev);
 }
 
 /* The iovecs one worker call takes at most (a stretch of a batch). */
 #define MT_IOV_MAX	64u
 
-int f2fs_dev_read_cached_mt(const struct f2fs_dev *dev, const struct f2fs_io_vec *vec, size_t n,
+int f2fs_dev_read_cached_mt(struct f2fs_dev *dev, const struct f2fs_io_vec *vec, size_t n,
 			    struct f2fs_dev_tally *tally)
 {
 	uint8_t scratch[READ_GAP_BLOCKS << F2FS_BLKSIZE_BITS];
@@ -1017,6 +1036,8 @@ int f2fs_dev_read_cached_mt(const struct f2fs_dev *dev, const struct f2fs_io_vec
 		got = preadv2(dev->fd, iov, niov, (off_t)(vec[i].blkaddr << F2FS_BLKSIZE_BITS),
 			      RWF_NOWAIT);
 		count_read_call(&tally->read_calls, tally->read_sizes, got);
+		if (got < 0 && note_nowait_refusal(dev, errno))
+			return -EAGAIN;	/* this call's runs and every later one: the usual way */
 		if (got >= 0 && (uint64_t)got == bytes)
 			tally->read_blocks += blocks;
 		else

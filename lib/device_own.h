@@ -8,6 +8,7 @@
 #ifndef F2FS_DEVICE_OWN_H
 #define F2FS_DEVICE_OWN_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -123,6 +124,9 @@ struct f2fs_dev {
 	struct f2fs_layer *top;		/* the stack, from its top to unix */
 	struct f2fs_layer unix_layer;
 	struct f2fs_read_faults *faults;	/* the read-fault layer when pushed */
+	/* The kernel or the file refused RWF_NOWAIT once: no cached reads
+	 * from then on.  Set and read by the tool's thread and workers. */
+	atomic_bool nowait_refused;
 	struct f2fs_dev_stats stats;
 };
 

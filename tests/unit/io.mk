@@ -12,6 +12,8 @@ tests_unit_test_hash_LDADD = $(UNIT_LDADD)
 tests_unit_test_casefold_LDADD = $(UNIT_LDADD)
 tests_unit_test_checksum_LDADD = $(UNIT_LDADD)
 tests_unit_test_device_LDADD = $(UNIT_LDADD)
+# test_device makes the kernel refuse RWF_NOWAIT through its own preadv2()
+tests_unit_test_device_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=preadv2
 tests_unit_test_dev_mount_LDADD = $(UNIT_LDADD)
 tests_unit_test_zone_LDADD = $(UNIT_LDADD)
 tests_unit_test_undo_LDADD = $(UNIT_LDADD)

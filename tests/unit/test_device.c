@@ -6,11 +6,16 @@
  * zero-out, open errors, check_mounted on an unmounted file, deferred
  * readahead hints issued ahead of the reads, views, and multi-device
  * routing
- * (f2fs_dev_read_batch_view) with and without a mapping.
+ * (f2fs_dev_read_batch_view) with and without a mapping, the cached reads
+ * of worker threads (f2fs_dev_read_cached_mt) and a refusal of RWF_NOWAIT,
+ * remembered by the device.
  *
  * The file's contents are always checked with plain pread(), not through
- * the layer under test.
+ * the layer under test.  preadv2() is wrapped at link time (io.mk:
+ * -Wl,--wrap=preadv2) so that a test can make the kernel refuse
+ * RWF_NOWAIT or miss the page cache.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +35,26 @@
 #define NBLOCKS		64
 
 static char dir[256];
+
+/* The preadv2() wrapper: RWF_NOWAIT reads counted, and failed with
+ * nowait_errno when it is set. */
+static int nowait_errno;
+static uint64_t nowait_calls;
+
+ssize_t __real_preadv2(int fd, const struct iovec *iov, int cnt, off_t off, int flags);
+ssize_t __wrap_preadv2(int fd, const struct iovec *iov, int cnt, off_t off, int flags);
+
+ssize_t __wrap_preadv2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
+{
+	if (flags & RWF_NOWAIT) {
+		nowait_calls++;
+		if (nowait_errno) {
+			errno = nowait_errno;
+			return -1;
+		}
+	}
+	return __real_preadv2(fd, iov, cnt, off, flags);
+}
 
 /* The byte at offset i of the original pattern. */
 static uint8_t pattern_byte(uint64_t i)
@@ -491,6 +516,117 @@ static void test_batch_iov_max(void)
 	f2fs_dev_close(dev);
 }
 
+/* Runs for the worker reader: [2..4] and [20] (two reads: 15 blocks
+ * apart), each block into its own slot of bufs. */
+static size_t mt_runs(struct f2fs_io_vec *vec, uint8_t (*bufs)[F2FS_BLKSIZE])
+{
+	vec[0] = (struct f2fs_io_vec){ 2, 1, bufs[0], NULL };
+	vec[1] = (struct f2fs_io_vec){ 3, 2, bufs[1], NULL };
+	vec[2] = (struct f2fs_io_vec){ 20, 1, bufs[3], NULL };
+	memset(bufs, 0, 4 * F2FS_BLKSIZE);
+	return 3;
+}
+
+static bool mt_runs_read(uint8_t (*bufs)[F2FS_BLKSIZE])
+{
+	return block_has_pattern(bufs[0], 2) && block_has_pattern(bufs[1], 3) &&
+	       block_has_pattern(bufs[2], 4) && block_has_pattern(bufs[3], 20);
+}
+
+/* The worker reader: a warm read counted in the tally only; a miss
+ * (EAGAIN) is no refusal; a refusal of RWF_NOWAIT stops the call, is
+ * remembered, and from then on the device takes no cached read at all
+ * (f2fs_dev_reads_mt false, the worker reader returns at once, batches
+ * read without asking the page cache first), whichever reader saw it. */
+static void test_read_cached_mt(void)
+{
+	const char *path = make_file("mt.img", NBLOCKS * F2FS_BLKSIZE);
+	struct f2fs_dev *dev = open_dev(path, true, false);
+	static uint8_t bufs[4][F2FS_BLKSIZE];
+	struct f2fs_io_vec vec[3];
+	struct f2fs_dev_tally t;
+	size_t n = mt_runs(vec, bufs);
+	uint64_t calls;
+
+	CHECK(f2fs_dev_reads_mt(dev));
+	if (nowait_reads(path)) {
+		memset(&t, 0, sizeof(t));
+		CHECK_EQ_U64(f2fs_dev_read_cached_mt(dev, vec, n, &t), 0);
+		CHECK(mt_runs_read(bufs));
+		CHECK_EQ_U64(t.read_calls, 2);
+		CHECK_EQ_U64(t.read_blocks, 4);
+		CHECK_EQ_U64(t.read_sizes[0], 1);	/* [20] */
+		CHECK_EQ_U64(t.read_sizes[1], 1);	/* [2..4] */
+		CHECK_EQ_U64(f2fs_dev_stats(dev)->read_calls, 0);
+		f2fs_dev_add_tally(dev, &t);
+		CHECK_EQ_U64(f2fs_dev_stats(dev)->read_calls, 2);
+		CHECK_EQ_U64(f2fs_dev_stats(dev)->read_blocks, 4);
+		CHECK_EQ_U64(f2fs_dev_stats(dev)->read_sizes[1], 1);
+	}
+
+	/* A miss: both reads tried, nothing remembered. */
+	nowait_errno = EAGAIN;
+	memset(&t, 0, sizeof(t));
+	calls = nowait_calls;
+	CHECK_EQ_U64(f2fs_dev_read_cached_mt(dev, vec, n, &t), (uint64_t)-EAGAIN);
+	CHECK_EQ_U64(nowait_calls - calls, 2);
+	CHECK_EQ_U64(t.read_calls, 2);
+	CHECK_EQ_U64(t.read_blocks, 0);
+	CHECK(f2fs_dev_reads_mt(dev));
+
+	/* The refusal: the first read says so, the call stops there. */
+	nowait_errno = EOPNOTSUPP;
+	memset(&t, 0, sizeof(t));
+	calls = nowait_calls;
+	CHECK_EQ_U64(f2fs_dev_read_cached_mt(dev, vec, n, &t), (uint64_t)-EAGAIN);
+	CHECK_EQ_U64(nowait_calls - calls, 1);
+	CHECK_EQ_U64(t.read_calls, 1);
+	CHECK(!f2fs_dev_reads_mt(dev));
+	/* Later calls return at once, no read made. */
+	memset(&t, 0, sizeof(t));
+	CHECK_EQ_U64(f2fs_dev_read_cached_mt(dev, vec, n, &t), (uint64_t)-EOPNOTSUPP);
+	CHECK_EQ_U64(nowait_calls - calls, 1);
+	CHECK_EQ_U64(t.read_calls, 0);
+	/* The tool's own batches: blocking reads only, as before. */
+	n = mt_runs(vec, bufs);
+	calls = f2fs_dev_stats(dev)->read_calls;
+	uint64_t misses = f2fs_dev_stats(dev)->read_misses;
+	uint64_t tried = nowait_calls;
+
+	CHECK_EQ_U64(f2fs_dev_read_batch(dev, vec, n), 0);
+	CHECK(mt_runs_read(bufs));
+	CHECK_EQ_U64(nowait_calls, tried);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_calls - calls, 2);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_misses, misses);
+	f2fs_dev_close(dev);
+
+	/* Seen first by a batch (EINVAL: a kernel without the flag): the
+	 * batch reads its blocks all the same, one cached read tried; the
+	 * next batch tries none, and the worker reader is off. */
+	dev = open_dev(path, true, false);
+	nowait_errno = EINVAL;
+	n = mt_runs(vec, bufs);
+	tried = nowait_calls;
+	CHECK_EQ_U64(f2fs_dev_read_batch(dev, vec, n), 0);
+	CHECK(mt_runs_read(bufs));
+	CHECK_EQ_U64(nowait_calls - tried, 1);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_misses, 1);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_calls, 1 + 2);
+	CHECK(!f2fs_dev_reads_mt(dev));
+	n = mt_runs(vec, bufs);
+	CHECK_EQ_U64(f2fs_dev_read_batch(dev, vec, n), 0);
+	CHECK(mt_runs_read(bufs));
+	CHECK_EQ_U64(nowait_calls - tried, 1);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_misses, 1);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_calls, 1 + 2 + 2);
+	f2fs_dev_close(dev);
+	nowait_errno = 0;
+
+	/* The wrapper is the one the reader calls (else the checks above
+	 * would pass on a refusing kernel alone). */
+	CHECK(nowait_calls > 0);
+}
+
 /* Whether the first nblocks blocks of the file at path, every other pair
  * of them (the hints of test_readahead), are in the page cache. */
 static bool pages_cached(const char *path, uint64_t nblocks)
@@ -702,6 +838,7 @@ int main(void)
 	test_read_write();
 	test_batch();
 	test_batch_iov_max();
+	test_read_cached_mt();
 	test_view();
 	test_members();
 	test_readahead();
