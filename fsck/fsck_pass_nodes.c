@@ -50,24 +50,29 @@ int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint8_t ftype, enum fsck_i
 
 /* ---- batched reads in address order ---- */
 
+size_t fsck_addr_runs(const uint32_t *addrs, uint32_t lo, uint32_t hi, uint8_t *buf,
+		      struct f2fs_io_vec *vec, size_t nvec)
+{
+	for (uint32_t i = lo; i < hi; i++) {
+		if (i > lo && (uint64_t)addrs[i - 1] + 1 == addrs[i]) {
+			vec[nvec - 1].nblocks++;
+			continue;
+		}
+		vec[nvec++] = (struct f2fs_io_vec){
+			.blkaddr = addrs[i], .nblocks = 1, .buf = buf + (size_t)i * F2FS_BLKSIZE,
+		};
+	}
+	return nvec;
+}
+
 /* Read n blocks (addrs sorted ascending); blk[i] receives where block i
  * is: in the device's mapping, or in buf (n blocks) when it is not mapped. */
 int fsck_read_sorted(struct fsck_walk *w, const uint32_t *addrs, uint32_t n, uint8_t *buf,
 		     const uint8_t **blk)
 {
-	size_t nvec = 0;
+	size_t nvec = fsck_addr_runs(addrs, 0, n, buf, w->vec, 0);
 	int err;
 
-	for (uint32_t i = 0; i < n; i++) {
-		if (nvec && w->vec[nvec - 1].blkaddr + w->vec[nvec - 1].nblocks == addrs[i]) {
-			w->vec[nvec - 1].nblocks++;
-			continue;
-		}
-		w->vec[nvec].blkaddr = addrs[i];
-		w->vec[nvec].nblocks = 1;
-		w->vec[nvec].buf = buf + (size_t)i * F2FS_BLKSIZE;
-		nvec++;
-	}
 	if (w->copy) {
 		err = f2fs_dev_read_batch(w->ctx->fs->dev, w->vec, nvec);
 		for (size_t v = 0; v < nvec; v++)

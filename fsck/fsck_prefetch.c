@@ -51,25 +51,20 @@ struct fsck_prefetch {
 	uint32_t head, count;
 };
 
+/* Where piece q of a slot begins: its first block (n past the last). */
+static uint32_t piece_start(const struct prefetch_slot *sl, uint32_t q)
+{
+	return q * PIECE < sl->n ? q * PIECE : sl->n;
+}
+
 /* Read piece p of a slot: its blocks' runs (consecutive addresses merged). */
 static void read_piece(void *arg, uint32_t p)
 {
 	struct prefetch_slot *sl = arg;
 	struct f2fs_io_vec vec[PIECE];
-	uint32_t lo = p * PIECE, hi = lo + PIECE < sl->n ? lo + PIECE : sl->n;
-	size_t nvec = 0;
+	size_t nvec = fsck_addr_runs(sl->addrs, piece_start(sl, p), piece_start(sl, p + 1),
+				     sl->buf, vec, 0);
 
-	for (uint32_t i = lo; i < hi; i++) {
-		if (nvec && vec[nvec - 1].blkaddr + vec[nvec - 1].nblocks == sl->addrs[i]) {
-			vec[nvec - 1].nblocks++;
-			continue;
-		}
-		vec[nvec].blkaddr = sl->addrs[i];
-		vec[nvec].nblocks = 1;
-		vec[nvec].buf = sl->buf + (size_t)i * F2FS_BLKSIZE;
-		vec[nvec].data = NULL;
-		nvec++;
-	}
 	memset(&sl->tally[p], 0, sizeof(sl->tally[p]));
 	sl->err[p] = f2fs_dev_read_cached_mt(sl->dev, vec, nvec, &sl->tally[p]);
 }
@@ -154,23 +149,23 @@ bool fsck_prefetch_inodes(struct fsck_walk *w, const uint32_t *addrs, uint32_t n
 	return true;
 }
 
-/* Read the pieces the page cache could not serve, the usual way. */
+/* Read the pieces the page cache could not serve, the usual way: each
+ * stretch of such pieces [p, q) as the runs of its blocks. */
 static int read_missed(struct fsck_walk *w, struct prefetch_slot *sl)
 {
+	uint32_t np = pieces_of(sl->n);
 	size_t nvec = 0;
 
-	for (uint32_t i = 0; i < sl->n; i++) {
-		if (sl->err[i / PIECE] == 0)
+	for (uint32_t p = 0; p < np; p++) {
+		uint32_t q = p + 1;
+
+		if (sl->err[p] == 0)
 			continue;
-		if (nvec && w->vec[nvec - 1].blkaddr + w->vec[nvec - 1].nblocks == sl->addrs[i] &&
-		    sl->err[(i - 1) / PIECE] != 0) {
-			w->vec[nvec - 1].nblocks++;
-			continue;
-		}
-		w->vec[nvec].blkaddr = sl->addrs[i];
-		w->vec[nvec].nblocks = 1;
-		w->vec[nvec].buf = sl->buf + (size_t)i * F2FS_BLKSIZE;
-		nvec++;
+		while (q < np && sl->err[q] != 0)
+			q++;
+		nvec = fsck_addr_runs(sl->addrs, piece_start(sl, p), piece_start(sl, q), sl->buf,
+				      w->vec, nvec);
+		p = q;	/* q is served (or the end): the loop moves past it */
 	}
 	return nvec ? f2fs_dev_read_batch(w->ctx->fs->dev, w->vec, nvec) : 0;
 }

@@ -237,6 +237,12 @@ const char *fsck_pname_path(struct fsck_pname *pn);
  * an entry gets the entry's location (loc) after the push. */
 int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint8_t ftype, enum fsck_item_kind kind,
 		   struct fsck_pname *pn);
+/* Append to vec[nvec..] the runs of addrs[lo, hi) (sorted ascending):
+ * each stretch of consecutive block addresses is one run, block i read
+ * into buf + i blocks; a run never joins vec[nvec - 1].  Returns the new
+ * count (at most nvec + hi - lo). */
+size_t fsck_addr_runs(const uint32_t *addrs, uint32_t lo, uint32_t hi, uint8_t *buf,
+		      struct f2fs_io_vec *vec, size_t nvec);
 int fsck_read_sorted(struct fsck_walk *w, const uint32_t *addrs, uint32_t n, uint8_t *buf,
 		     const uint8_t **blk);
 uint8_t fsck_mode_to_ftype(uint16_t mode);
