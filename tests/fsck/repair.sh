@@ -47,8 +47,23 @@ UNFIXABLE=" sb-nomagic sb-both-differ sb-both-noroot notf2fs-zero notf2fs-ext4 s
 UNFIXABLE="$UNFIXABLE cp-none sb-qfino-repeat-nofile chain-loop chain-newino cp-sums-unloadable "
 # Cases whose repair the targeted re-check must follow (fsck_recheck.c).
 TARGETED=" ino-links ino-dirlinks ino-hardlinks "
+# Checkpoints with CP_FASTBOOT_FLAG and without CP_UMOUNT_FLAG, whose data
+# summaries f2fs-tools 1.15 reads from the wrong blocks (cases.txt): its
+# verdict must be clean on a copy with CP_UMOUNT_FLAG added, which it
+# reads as the kernel reads the original.
+FASTBOOT=" cp-fastboot "
 UNDO=${UNDO_F2FS:-$top_builddir/undo/undo.f2fs}
 require "$UNDO"
+
+# umount_flag_copy: point $IMG at a copy of it whose checkpoint also has
+# CP_UMOUNT_FLAG ($ORIG_IMG: the image itself; empty when not copied).
+ORIG_IMG=
+umount_flag_copy() {
+	ORIG_IMG=$IMG
+	IMG=$WORK/umount.img
+	cp --sparse=always "$ORIG_IMG" "$IMG"
+	inj --cp 0 --mb ckpt_flags --val $(($(cp_field "$IMG" ckpt_flags) | 1))
+}
 
 # check_undo ID SUM: undo.f2fs puts $IMG back to checksum SUM from the
 # undo file the repair wrote (none: the repair wrote nothing).
@@ -190,7 +205,9 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 	[ "$RC" = 0 ] || fail "$id: second -y exit $RC"
 	[ "$(cksum <"$IMG")" = "$sum1" ] || fail "$id: the second repair wrote"
 	if [ "$ORACLES" = 1 ]; then
+		case "$FASTBOOT" in *" $id "*) umount_flag_copy ;; esac
 		got=$(oracle_verdict "$IMG")
+		[ -z "$ORIG_IMG" ] || { IMG=$ORIG_IMG; ORIG_IMG=; }
 		[ "$got" = clean ] || fail "$id: f2fs-tools finds the repaired image $got: $(grep -m3 -iE 'fail|error|\[FIX\]|invalid' "$WORK/oracle.out")"
 	fi
 	for e in $expect; do

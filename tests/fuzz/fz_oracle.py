@@ -43,6 +43,8 @@ ORACLES = (
     ('not-applicable', 'make check only: the corruption could not be made'),
 )
 ORACLE_NAMES = tuple(name for name, _ in ORACLES)
+CP_UMOUNT_FLAG = 0x1
+CP_FASTBOOT_FLAG = 0x20
 
 
 class Outcome:
@@ -141,6 +143,33 @@ class CaseRunner:
         m = re.search(r'^free_segment_count:\s*(\d+)', r.out, re.M)
         return bool(m) and int(m.group(1)) < int(counts[0].group(1), 16)
 
+    def fastboot_summaries_misread(self, img):
+        """The pack says CP_FASTBOOT_FLAG without CP_UMOUNT_FLAG (what a
+        checkpoint of a volume mounted -o fastboot leaves when the power
+        goes before the unmount).  The kernel then reads the summaries of
+        every log from the pack (__exist_node_summaries() in f2fs.h takes
+        either flag; read_normal_summaries() in segment.c), f2fs-tools 1.15
+        only when CP_UMOUNT_FLAG is set (its read_normal_summaries() in
+        fsck/mount.c), so it reads the data logs' summaries three blocks
+        off.  The exception holds only when f2fs-tools finds a copy with
+        CP_UMOUNT_FLAG added, which it reads the kernel's way, clean."""
+        r = run([self.tools.fsck, '-l', img], self.tools.timeout)
+        m = re.search(r'^ckpt_flags:\s*(\d+)', r.out, re.M)
+        if not m:
+            return False
+        flags = int(m.group(1))
+        if not flags & CP_FASTBOOT_FLAG or flags & CP_UMOUNT_FLAG:
+            return False
+        copy = img + '.umount'
+        try:
+            copy_sparse(img, copy)
+            r = run([self.tools.inject, '--cp', '0', '--mb', 'ckpt_flags', '--val',
+                     str(flags | CP_UMOUNT_FLAG), copy], self.tools.timeout)
+            return r.rc == 0 and self.oracle(copy)[0] == 0
+        finally:
+            if os.path.exists(copy):
+                os.unlink(copy)
+
     def make(self, spec, img):
         copy_sparse(self.bases[spec['base']], img)
         return apply_case(self.tools, img, spec, self.targets[spec['base']], self.width_cache)
@@ -203,7 +232,8 @@ class CaseRunner:
         if rep.rc in (0, 1) and after.rc == 0 and self.tools.oracles:
             rc, bad = self.oracle(img)
             out.tools_after = rc
-            if rc != 0 and not self.free_segments_only_low(img, bad):
+            if rc != 0 and not self.free_segments_only_low(img, bad) and \
+                    not self.fastboot_summaries_misread(img):
                 out.fail('tools-after', 'f2fs-tools --dry-run exit %d: %s' %
                          (rc, ' | '.join(bad[:3])))
 
