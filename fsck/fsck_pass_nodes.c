@@ -1160,13 +1160,37 @@ static int cmp_item_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* Whether the walk can read inode ino's block, and if not why; the
+ * walk's batches (resolve_item) and the prediction of the next ones
+ * (next_batch_addrs) ask the same.  Reports nothing. */
+enum inode_block {
+	INODE_BLOCK_OK,		/* *e holds its NAT entry */
+	INODE_BLOCK_NO_NAT,	/* no NAT entry, or one without an address */
+	INODE_BLOCK_OUTSIDE,	/* an address outside main (the NAT pass says so) */
+	INODE_BLOCK_SEEN,	/* walked already as a node */
+};
+
+static enum inode_block lookup_inode_block(const struct fsck_ctx *ctx, uint32_t ino,
+					   struct f2fs_nat_entry *e)
+{
+	if (!fsck_nat_lookup(ctx, ino, e) || le32_to_cpu(e->block_addr) == NULL_ADDR)
+		return INODE_BLOCK_NO_NAT;
+	if (!fsck_addr_in_main(ctx, le32_to_cpu(e->block_addr)))
+		return INODE_BLOCK_OUTSIDE;
+	if (ctx->ni[ino].flags & FSCK_NI_NODE)
+		return INODE_BLOCK_SEEN;
+	return INODE_BLOCK_OK;
+}
+
 static bool resolve_item(struct fsck_walk *w, struct fsck_item *it)
 {
 	struct fsck_ctx *ctx = w->ctx;
 	struct f2fs_nat_entry e;
-	uint32_t addr;
 
-	if (!fsck_nat_lookup(ctx, it->ino, &e) || le32_to_cpu(e.block_addr) == NULL_ADDR) {
+	switch (lookup_inode_block(ctx, it->ino, &e)) {
+	case INODE_BLOCK_OK:
+		break;
+	case INODE_BLOCK_NO_NAT:
 		if (it->kind == ITEM_ORPHAN)
 			fsck_problem(ctx, PR_CP_ORPHAN_INO, FSCK_OBJ(.ino = it->ino, .str = "not in use"));
 		else if (it->kind == ITEM_QUOTA)
@@ -1179,20 +1203,17 @@ static bool resolve_item(struct fsck_walk *w, struct fsck_item *it)
 				    .path = fsck_pname_path(it->pn), .str = "inode"));
 		drop_item_dentry(w, it);
 		return false;
-	}
-	addr = le32_to_cpu(e.block_addr);
-	if (!fsck_addr_in_main(ctx, addr)) {
+	case INODE_BLOCK_OUTSIDE:
 		drop_item_dentry(w, it);
 		return false;	/* reported by the NAT pass */
-	}
-	if (ctx->ni[it->ino].flags & FSCK_NI_NODE) {
+	case INODE_BLOCK_SEEN:
 		fsck_problem(ctx, PR_NODE_DUP, FSCK_OBJ(.nid = it->ino, .ino = it->ino));
 		drop_item_dentry(w, it);
 		return false;
 	}
 	if (le32_to_cpu(e.ino) != it->ino)	/* the root, orphans, quota: no entry names them */
 		fsck_nat_fix_inode_owner(ctx, it->ino);
-	it->addr = addr;
+	it->addr = le32_to_cpu(e.block_addr);
 	return true;
 }
 
@@ -1217,18 +1238,13 @@ static uint32_t next_batch_addrs(struct fsck_walk *w, uint32_t ahead, uint32_t *
 		for (i = 0; i < cnt && dirs < FSCK_BATCH_DIRS; i++) {
 			const struct fsck_item *it = &w->stack[top - 1 - i];
 			struct f2fs_nat_entry e;
-			uint32_t addr;
 
 			dirs += it->ftype == F2FS_FT_DIR;
 			if (b < ahead)
 				continue;
-			if (!fsck_nat_lookup(w->ctx, it->ino, &e))
+			if (lookup_inode_block(w->ctx, it->ino, &e) != INODE_BLOCK_OK)
 				return 0;
-			addr = le32_to_cpu(e.block_addr);
-			if (!fsck_addr_in_main(w->ctx, addr) ||
-			    (w->ctx->ni[it->ino].flags & FSCK_NI_NODE))
-				return 0;
-			addrs[n++] = addr;
+			addrs[n++] = le32_to_cpu(e.block_addr);
 		}
 		if (b < ahead && dirs)
 			return 0;
