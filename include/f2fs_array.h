@@ -18,7 +18,8 @@
  *
  * Hash tables grow differently (a rehash into a bigger table, not an
  * append): f2fs_hash_capacity() below is their shared growth rule.
- * f2fs_array_sort() sorts an array where it lies.
+ * f2fs_array_sort() sorts an array where it lies;
+ * f2fs_array_sort_by_key() sorts by 32-bit keys, faster, with a buffer.
  */
 #ifndef F2FS_ARRAY_H
 #define F2FS_ARRAY_H
@@ -49,6 +50,19 @@ int f2fs_array_grow32(void *arrp, size_t elem, uint32_t *cap, uint32_t need, uin
  * out in any order, so callers sort by keys that differ. */
 void f2fs_array_sort(void *base, size_t n, size_t size,
 		     int (*cmp)(const void *, const void *));
+
+/* Sort n elements of size bytes (at most F2FS_SORT_KEYED_MAX) at base by
+ * the 32-bit key key() reads from each, ascending: a radix sort of (key,
+ * index) pairs and one pass of moves, no call per comparison.  Elements
+ * of equal keys keep the order they had (stable), or, when cmp is given,
+ * are then sorted by cmp (f2fs_array_sort() on each run of them): the
+ * result is cmp's order when key never contradicts it.  Past 64
+ * elements it allocates 16 bytes per element for the time of the call.  Returns 0, or -ENOMEM or
+ * -EINVAL (size too large) with the array unchanged. */
+#define F2FS_SORT_KEYED_MAX	256u
+int f2fs_array_sort_by_key(void *base, size_t n, size_t size,
+			   uint32_t (*key)(const void *),
+			   int (*cmp)(const void *, const void *));
 
 /*
  * Open-addressing tables keyed by 32-bit numbers (fsck's subdirectory

@@ -1,7 +1,8 @@
 /*
  * array.c - the growth of the tools' arrays (see include/f2fs_array.h):
  * doubling capacities, overflow-checked sizes, nothing changed on failure;
- * the growth rule of the open-addressing tables; and a sort in place.
+ * the growth rule of the open-addressing tables; a sort in place; and a
+ * sort by 32-bit keys.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -239,4 +240,113 @@ void f2fs_array_sort(void *base, size_t n, size_t size,
 	for (size_t m = n; m; m >>= 1)
 		depth += 2;
 	intro_sort(&s, 0, n, depth);
+}
+
+/* ---- sort by keys ---- */
+
+/* Pairs (key << 32 | index) ordered by key, equal keys in index order:
+ * a least-significant-digit radix sort over the key's four bytes through
+ * tmp, skipping the bytes every key shares. */
+static void radix_sort_pairs(uint64_t *pairs, uint64_t *tmp, size_t n)
+{
+	for (unsigned int shift = 32; shift < 64; shift += 8) {
+		size_t count[256] = { 0 }, at = 0;
+
+		for (size_t i = 0; i < n; i++)
+			count[(pairs[i] >> shift) & 0xff]++;
+		if (count[(pairs[0] >> shift) & 0xff] == n)
+			continue;
+		for (unsigned int d = 0; d < 256; d++) {
+			size_t c = count[d];
+
+			count[d] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(pairs[i] >> shift) & 0xff]++] = pairs[i];
+		memcpy(pairs, tmp, n * sizeof(*pairs));
+	}
+}
+
+/* Element i of base becomes the one the low half of pairs[i] names, by
+ * following each cycle of the permutation once (pairs is used up). */
+static void apply_order(uint8_t *base, size_t n, size_t size, uint64_t *pairs, uint8_t *hold)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+
+		if ((uint32_t)pairs[i] == i)
+			continue;
+		memcpy(hold, base + i * size, size);
+		for (;;) {
+			size_t from = (uint32_t)pairs[j];
+
+			pairs[j] = j;
+			if (from == i) {
+				memcpy(base + j * size, hold, size);
+				break;
+			}
+			memcpy(base + j * size, base + from * size, size);
+			j = from;
+		}
+	}
+}
+
+/* Each run of elements of equal key sorted by cmp. */
+static void sort_ties(uint8_t *base, size_t n, size_t size, uint32_t (*key)(const void *),
+		      int (*cmp)(const void *, const void *))
+{
+	for (size_t lo = 0, hi; lo < n; lo = hi) {
+		uint32_t k = key(base + lo * size);
+
+		for (hi = lo + 1; hi < n && key(base + hi * size) == k; hi++)
+			;
+		if (hi - lo > 1)
+			f2fs_array_sort(base + lo * size, hi - lo, size, cmp);
+	}
+}
+
+/* Few pairs: by insertion (no two pairs are equal, their indexes
+ * differ, so this is the radix sort's order too). */
+static void insert_sort_pairs(uint64_t *pairs, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		uint64_t p = pairs[i];
+		size_t j = i;
+
+		for (; j > 0 && pairs[j - 1] > p; j--)
+			pairs[j] = pairs[j - 1];
+		pairs[j] = p;
+	}
+}
+
+/* Arrays up to this long are sorted without allocating. */
+#define SORT_KEYED_SHORT	64
+
+int f2fs_array_sort_by_key(void *base, size_t n, size_t size,
+			   uint32_t (*key)(const void *),
+			   int (*cmp)(const void *, const void *))
+{
+	uint8_t hold[F2FS_SORT_KEYED_MAX];
+	uint64_t few[SORT_KEYED_SHORT], *pairs = few;
+	uint8_t *b = base;
+
+	if (n < 2)
+		return 0;
+	if (size > sizeof(hold) || n > UINT32_MAX)
+		return -EINVAL;
+	if (n > SORT_KEYED_SHORT && !(pairs = malloc(n * 2 * sizeof(*pairs))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		pairs[i] = (uint64_t)key(b + i * size) << 32 | i;
+	if (pairs == few)
+		insert_sort_pairs(pairs, n);
+	else
+		radix_sort_pairs(pairs, pairs + n, n);
+	apply_order(b, n, size, pairs, hold);
+	if (pairs != few)
+		free(pairs);
+	if (cmp)
+		sort_ties(b, n, size, key, cmp);
+	return 0;
 }

@@ -255,6 +255,84 @@ static void test_sort_depth_limit(void)
 	CHECK_EQ_U64(bad, 0);
 }
 
+static uint32_t wide_key(const void *a)
+{
+	return ((const struct wide *)a)->key;
+}
+
+static uint32_t wide_key_top(const void *a)
+{
+	return ((const struct wide *)a)->key >> 28;
+}
+
+static int cmp_wide_id_desc(const void *a, const void *b)
+{
+	const struct wide *x = a, *y = b;
+
+	return x->id < y->id ? 1 : x->id > y->id ? -1 : 0;
+}
+
+static int cmp_wide_then_id(const void *a, const void *b)
+{
+	const struct wide *x = a, *y = b;
+
+	return x->key != y->key ? (x->key < y->key ? -1 : 1) : cmp_wide_id_desc(a, b);
+}
+
+static int cmp_wide_stable(const void *a, const void *b)
+{
+	const struct wide *x = a, *y = b;
+
+	return x->key != y->key ? (x->key < y->key ? -1 : 1) : (x->id > y->id) - (x->id < y->id);
+}
+
+/* f2fs_array_sort_by_key(), against a stable reference (ties by id, the
+ * order they came in): every shape and size; then with a comparison for
+ * the ties (a key of only the top 4 bits, ties ordered by key, then by
+ * descending id) against f2fs_array_sort() with the whole comparison. */
+static void test_sort_by_key(void)
+{
+	static const uint32_t sizes[] = { 0, 1, 2, 3, 16, 17, 100, 1000, 20000 };
+	uint32_t rnd = 7, bad = 0;
+
+	for (int shape = 0; shape < 7; shape++) {
+		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+			uint32_t n = sizes[z];
+			struct wide *a = calloc(n + 1, sizeof(*a)), *b = calloc(n + 1, sizeof(*b));
+
+			if (!a || !b) {
+				CHECK(!"out of memory");
+				return;
+			}
+			for (uint32_t k = 0; k < n; k++) {
+				a[k].key = shaped_key(shape, k, n, &rnd);
+				a[k].id = k;
+				memset(a[k].pad, (int)(k & 0xff), sizeof(a[k].pad));
+			}
+			memcpy(b, a, (size_t)n * sizeof(*a));
+			if (f2fs_array_sort_by_key(a, n, sizeof(*a), wide_key, NULL))
+				bad++;
+			f2fs_array_sort(b, n, sizeof(*b), cmp_wide_stable);
+			if (n && memcmp(a, b, (size_t)n * sizeof(*a)))
+				bad++;
+			memcpy(a, b, (size_t)n * sizeof(*a));
+			if (f2fs_array_sort_by_key(a, n, sizeof(*a), wide_key_top, cmp_wide_then_id))
+				bad++;
+			f2fs_array_sort(b, n, sizeof(*b), cmp_wide_then_id);
+			if (n && memcmp(a, b, (size_t)n * sizeof(*a)))
+				bad++;
+			free(a);
+			free(b);
+		}
+	}
+	CHECK_EQ_U64(bad, 0);
+	{
+		uint8_t big[2 * (F2FS_SORT_KEYED_MAX + 1)] = { 0 };
+
+		CHECK_EQ_U64(f2fs_array_sort_by_key(big, 2, F2FS_SORT_KEYED_MAX + 1, wide_key, NULL) == -EINVAL, 1);
+	}
+}
+
 int main(void)
 {
 	test_append();
@@ -264,5 +342,6 @@ int main(void)
 	test_sort_shapes();
 	test_sort_unique();
 	test_sort_depth_limit();
+	test_sort_by_key();
 	return unit_finish("test_array");
 }
