@@ -65,6 +65,11 @@ struct dir_state {
 	uint32_t n_seen, cap_seen;
 	struct fsck_dent_loc *blocks;	/* the location of each block scanned */
 	uint32_t n_blocks, cap_blocks;
+	/* the entry being scanned: the hash of its name, once computed
+	 * (scan_hash()), for the checks that look at it again */
+	const uint8_t *memo_name;
+	uint32_t memo_len, memo_hash;
+	bool memo_ok;
 };
 
 /* The location of slot i of the block being scanned. */
@@ -179,11 +184,26 @@ static bool entry_hash(struct fsck_walk *w, const struct fsck_dir_walk *d,
 	return name_hash(d, name, len, hash);
 }
 
-/* entry_hash(), counting the names it cannot hash. */
-static bool expected_hash(struct fsck_walk *w, const struct fsck_dir_walk *d,
+/* entry_hash() of the entry being scanned: each of its checks asks for
+ * the same name's hash, computed once (check_dentries() forgets it when
+ * the scan moves on). */
+static bool scan_hash(struct fsck_walk *w, struct dir_state *s, const uint8_t *name,
+		      uint32_t len, uint32_t *hash)
+{
+	if (s->memo_name != name || s->memo_len != len) {
+		s->memo_ok = entry_hash(w, &s->d, name, len, &s->memo_hash);
+		s->memo_name = name;
+		s->memo_len = len;
+	}
+	*hash = s->memo_hash;
+	return s->memo_ok;
+}
+
+/* scan_hash(), counting the names it cannot hash. */
+static bool expected_hash(struct fsck_walk *w, struct dir_state *s,
 			  const uint8_t *name, uint32_t len, uint32_t *hash)
 {
-	if (entry_hash(w, d, name, len, hash))
+	if (scan_hash(w, s, name, len, hash))
 		return true;
 	w->ctx->st.unverified_hashes++;
 	return false;
@@ -232,7 +252,7 @@ static bool is_dots(const uint8_t *name, uint32_t len)
  * its name fits the block from this slot on, the slot's name bytes begin
  * with it and it hashes to the entry's hash_code.  Only the length was
  * damaged then; 0 when not. */
-static uint32_t namelen_from_inode(struct fsck_walk *w, const struct dir_state *s,
+static uint32_t namelen_from_inode(struct fsck_walk *w, struct dir_state *s,
 				   const struct f2fs_dir_entry *de, const uint8_t *name,
 				   uint32_t slot, uint32_t nslots)
 {
@@ -243,7 +263,7 @@ static uint32_t namelen_from_inode(struct fsck_walk *w, const struct dir_state *
 	struct f2fs_node *n;
 
 	if (len && len <= F2FS_NAME_LEN && slot + GET_DENTRY_SLOTS(len) <= nslots &&
-	    (is_dots(name, len) || !name_hash(&s->d, name, len, &hash) ||
+	    (is_dots(name, len) || !scan_hash(w, s, name, len, &hash) ||
 	     hash == le32_to_cpu(de->hash_code)))
 		return 0;	/* the entry holds together as it is */
 	if (ino < F2FS_RESERVED_NODE_NUM || ino >= ctx->fs->max_nid || !fsck_nat_lookup(ctx, ino, &e))
@@ -444,7 +464,7 @@ static bool restore_name(struct fsck_walk *w, struct dir_state *s, const struct 
 
 	if (!s->d.encrypted && (memchr(name, '/', len) || memchr(name, 0, len)))
 		return false;	/* F2FS-5015: the entry goes */
-	if (!entry_hash(w, &s->d, name, len, &hash)) {
+	if (!scan_hash(w, s, name, len, &hash)) {
 		/* not well-formed UTF-8 in a casefolded directory: the kernel
 		 * hashes such a name's bytes as they are (or, with strict
 		 * encoding, refuses it); either way a lookup cannot find it
@@ -497,6 +517,12 @@ static void note_block(struct fsck_walk *w, struct dir_state *s)
 	s->blocks[s->n_blocks++] = s->loc;
 }
 
+/* The fingerprint's top half: cmp_seen() orders by it first. */
+static uint32_t seen_key(const void *a)
+{
+	return (uint32_t)(((const struct name_seen *)a)->fp >> 32);
+}
+
 /* Fingerprint, block index, slot; then the order the scan met them (blk
  * grows with it): no two entries compare equal, so the in-place sort
  * gives the order a stable one would, even for a block index met twice. */
@@ -542,23 +568,23 @@ static uint32_t seen_name(struct fsck_walk *w, const struct dir_state *s, const 
  * link they gave.  A name repeated for another inode is left alone. */
 static void drop_repeated_names(struct fsck_walk *w, struct dir_state *s)
 {
-	uint8_t a[F2FS_NAME_LEN], b[F2FS_NAME_LEN], *buf;
+	uint8_t a[F2FS_NAME_LEN], b[F2FS_NAME_LEN], *buf = NULL;
 	char pname[F2FS_NAME_LEN * 4 + 1];
 
 	if (s->n_seen < 2)
 		return;
-	buf = malloc(F2FS_BLKSIZE);
-	if (!buf) {
-		w->err = -ENOMEM;
-		return;
-	}
-	f2fs_array_sort(s->seen, s->n_seen, sizeof(*s->seen), cmp_seen);
+	if (f2fs_array_sort_by_key(s->seen, s->n_seen, sizeof(*s->seen), seen_key, cmp_seen))
+		f2fs_array_sort(s->seen, s->n_seen, sizeof(*s->seen), cmp_seen);
 	for (uint32_t i = 0; i + 1 < s->n_seen; i++) {
 		const struct name_seen *first = &s->seen[i];
 		uint32_t la;
 
 		if (s->seen[i + 1].fp != first->fp)
 			continue;
+		if (!buf && !(buf = malloc(F2FS_BLKSIZE))) {	/* seen_name()'s reads */
+			w->err = -ENOMEM;
+			return;
+		}
 		la = seen_name(w, s, first, a, buf);
 		for (uint32_t k = i + 1; la && k < s->n_seen && s->seen[k].fp == first->fp; k++) {
 			const struct name_seen *again = &s->seen[k];
@@ -615,7 +641,7 @@ static void check_entry(struct fsck_walk *w, struct dir_state *s, const struct f
 			    .str = pname, .found = de->file_type)))
 			fix_entry(w, s, slot, FSCK_DENT_FTYPE, fsck_entry_ftype(ctx, le32_to_cpu(de->ino)));
 	}
-	if (expected_hash(w, &s->d, name, len, &hash)) {
+	if (expected_hash(w, s, name, len, &hash)) {
 		if (hash != le32_to_cpu(de->hash_code)) {
 			if (fsck_problem(ctx, PR_DENT_HASH, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 				    .str = pname, .found = le32_to_cpu(de->hash_code), .expected = hash)))
@@ -654,6 +680,31 @@ static void restore_namelen(struct fsck_walk *w, struct dir_state *s, const stru
 	*len = kept;
 }
 
+/* The first slot from i whose bitmap bit is set, or n: the free slots
+ * of a mostly empty area are passed a byte or eight at a time. */
+static uint32_t next_used_slot(const uint8_t *bitmap, uint32_t i, uint32_t n)
+{
+	while (i < n) {
+		if (i % 8 == 0 && n - i >= 64) {
+			uint64_t q;
+
+			memcpy(&q, bitmap + i / 8, sizeof(q));
+			if (!q) {
+				i += 64;
+				continue;
+			}
+		}
+		if (i % 8 == 0 && n - i >= 8 && !bitmap[i / 8]) {
+			i += 8;
+			continue;
+		}
+		if (test_bit_le(i, bitmap))
+			return i;
+		i++;
+	}
+	return n;
+}
+
 /* Scan one dentry area; bidx UINT32_MAX for the inline area. */
 static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8_t *bitmap,
 			   const struct f2fs_dir_entry *dent, const uint8_t *names,
@@ -678,9 +729,10 @@ static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8
 		uint32_t len = le16_to_cpu(de->name_len), slots;
 
 		if (!test_bit_le(i, bitmap)) {
-			i++;
+			i = next_used_slot(bitmap, i + 1, nslots);
 			continue;
 		}
+		s->memo_name = NULL;
 		restore_namelen(w, s, de, names + (size_t)i * F2FS_SLOT_LEN, i, nslots, &len);
 		if (len == 0 || len > F2FS_NAME_LEN) {
 			if (fsck_problem(ctx, PR_DENT_NAME_LEN, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
@@ -795,11 +847,46 @@ static void finish_dir(struct fsck_walk *w, struct dir_state *s)
 	fix_dir_inode(w, s);
 }
 
-static void free_state(struct dir_state *s)
+/* Arrays of up to this many elements are kept for the next directory:
+ * most directories are small, and each would allocate its own. */
+#define SPARE_MAX	4096u
+
+/* An array of a finished directory, kept as the walk's spare if small. */
+static void keep_spare(void **spare, uint32_t *spare_cap, void *arr, uint32_t cap)
 {
-	free(s->seen);
+	if (cap > SPARE_MAX || (*spare && *spare_cap >= cap)) {
+		free(arr);
+		return;
+	}
+	free(*spare);
+	*spare = arr;
+	*spare_cap = cap;
+}
+
+/* A spare array for a new directory, or NULL. */
+static void *take_spare(void **spare, uint32_t *spare_cap, uint32_t *cap)
+{
+	void *arr = *spare;
+
+	*cap = arr ? *spare_cap : 0;
+	*spare = NULL;
+	*spare_cap = 0;
+	return arr;
+}
+
+void fsck_dir_spares_free(struct fsck_walk *w)
+{
+	free(w->seen_spare);
+	free(w->blocks_spare);
+	w->seen_spare = w->blocks_spare = NULL;
+	w->seen_spare_cap = w->blocks_spare_cap = 0;
+}
+
+static void free_state(struct fsck_walk *w, struct dir_state *s)
+{
+	keep_spare(&w->seen_spare, &w->seen_spare_cap, s->seen, s->cap_seen);
 	s->seen = NULL;
-	free(s->blocks);
+	keep_spare(&w->blocks_spare, &w->blocks_spare_cap, s->blocks, s->cap_blocks);
 	s->blocks = NULL;
 	free(s->moves);
 	s->moves = NULL;
@@ -809,6 +896,8 @@ static void init_state(struct fsck_walk *w, struct dir_state *s, const struct fs
 		       const struct f2fs_inode *ri, bool is_inline)
 {
 	memset(s, 0, sizeof(*s));
+	s->seen = take_spare(&w->seen_spare, &w->seen_spare_cap, &s->cap_seen);
+	s->blocks = take_spare(&w->blocks_spare, &w->blocks_spare_cap, &s->cap_blocks);
 	s->fit.fits = (1u << DIR_LEVELS) - 1;
 	s->fit.bidx = UINT32_MAX;
 	s->d.ino = it->ino;
@@ -915,7 +1004,7 @@ void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
 	free(order);
 	if (!w->err)
 		finish_dir(w, &s);
-	free_state(&s);
+	free_state(w, &s);
 }
 
 void fsck_check_inline_dir(struct fsck_walk *w, const struct fsck_item *it,
@@ -949,5 +1038,5 @@ void fsck_check_inline_dir(struct fsck_walk *w, const struct fsck_item *it,
 		       nslots, UINT32_MAX);
 	if (!w->err)
 		finish_dir(w, &s);
-	free_state(&s);
+	free_state(w, &s);
 }

@@ -14,6 +14,7 @@
  * fsck_pass_dir.c, which pushes the inodes they name.  At the end: link
  * counts.  Records for pass 7: ctx->reach, ctx->ni, ctx->st.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -487,6 +488,33 @@ static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 		w->err = -ENOMEM;
 }
 
+/* handle_data() for each slot of the n little-endian words at slots that
+ * is not NULL_ADDR, the first at file offset fofs.  Most slots of a small file are zero: eight
+ * are tested at once.  handle_data() writes only its own slot (in a fixed
+ * copy), so looking ahead reads what the slot-by-slot loop would. */
+static void handle_data_slots(struct fsck_walk *w, uint32_t nid, const uint8_t *slots,
+			      uint32_t n, uint64_t fofs)
+{
+	uint32_t i = 0;
+
+	while (i < n) {
+		uint64_t q[4];
+		__le32 a;
+
+		if (n - i >= 8) {
+			memcpy(q, slots + (size_t)i * 4, sizeof(q));
+			if (!(q[0] | q[1] | q[2] | q[3])) {
+				i += 8;
+				continue;
+			}
+		}
+		memcpy(&a, slots + (size_t)i * 4, sizeof(a));
+		if (le32_to_cpu(a) != NULL_ADDR)
+			handle_data(w, nid, i, fofs + i, le32_to_cpu(a));
+		i++;
+	}
+}
+
 /* ---- node trees ---- */
 
 static int push_ref(struct fsck_walk *w, int lvl, uint32_t nid, uint32_t ofs, uint8_t kind,
@@ -670,8 +698,8 @@ static void visit_children(struct fsck_walk *w, const struct fsck_node_ref *r,
 	w->cur_nid = r->nid;
 	w->cur_addr = r->addr;
 	if (r->kind == NODE_DIRECT) {
-		for (uint32_t i = 0; i < f->addrs_per_block; i++)
-			handle_data(w, r->nid, i, r->fofs + i, le32_to_cpu(n->dn.addr[i]));
+		handle_data_slots(w, r->nid, (const uint8_t *)n + offsetof(struct direct_node, addr),
+				  f->addrs_per_block, r->fofs);
 		return;
 	}
 	for (uint32_t j = 0; j < N; j++) {
@@ -1108,9 +1136,8 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 	w->dent_n = 0;
 	if (!(ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY)) &&
 	    inode_has_blocks(w->file.mode)) {
-		for (uint32_t i = 0; i < w->file.addrs_per_inode; i++)
-			handle_data(w, it->ino, i, i,
-				    le32_to_cpu(ri->i_addr[w->file.extra_words + i]));
+		handle_data_slots(w, it->ino, (const uint8_t *)ri + offsetof(struct f2fs_inode, i_addr) +
+				  (size_t)w->file.extra_words * 4, w->file.addrs_per_inode, 0);
 	}
 	if (inode_has_blocks(w->file.mode))
 		walk_tree(w, ri);
@@ -1147,10 +1174,18 @@ static int cmp_item_ino_desc(const void *a, const void *b)
  * in creation order, and so are node blocks: a batch is then one stretch
  * of the node area, not 256 blocks scattered over it, and the walk moves
  * up the node area in the order its blocks were announced. */
+static uint32_t item_ino_desc_key(const void *a)
+{
+	return ~((const struct fsck_item *)a)->ino;
+}
+
 static void sort_children(struct fsck_walk *w, uint32_t first)
 {
-	if (w->n > first + 1)
-		f2fs_array_sort(w->stack + first, w->n - first, sizeof(*w->stack), cmp_item_ino_desc);
+	struct fsck_item *c = w->stack + first;
+	uint32_t n = w->n - first;
+
+	if (n > 1 && f2fs_array_sort_by_key(c, n, sizeof(*c), item_ino_desc_key, NULL))
+		f2fs_array_sort(c, n, sizeof(*c), cmp_item_ino_desc);
 }
 
 static int cmp_item_addr(const void *a, const void *b)
@@ -1158,6 +1193,11 @@ static int cmp_item_addr(const void *a, const void *b)
 	const struct fsck_item *x = a, *y = b;
 
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static uint32_t item_addr_key(const void *a)
+{
+	return ((const struct fsck_item *)a)->addr;
 }
 
 /* Whether the walk can read inode ino's block, and if not why; the
@@ -1278,7 +1318,10 @@ static void walk_stack(struct fsck_walk *w)
 				fsck_pname_put(it.pn);
 		}
 		first = w->n;
-		qsort(batch, n, sizeof(batch[0]), cmp_item_addr);
+		/* by address; items naming one block keep their order, as
+		 * with glibc's merge sort */
+		if (f2fs_array_sort_by_key(batch, n, sizeof(batch[0]), item_addr_key, NULL))
+			qsort(batch, n, sizeof(batch[0]), cmp_item_addr);
 		for (uint32_t i = 0; i < n; i++)
 			addrs[i] = batch[i].addr;
 		/* read ahead by a worker, or now by it and this thread at once */
@@ -1596,6 +1639,7 @@ static void walk_free(struct fsck_walk *w)
 		free(w->lost[i]);
 	free(w->lost);
 	free(w->footer_buf);
+	fsck_dir_spares_free(w);
 	fsck_prefetch_stop(w);
 	fsck_digest_stop(w);
 }

@@ -168,6 +168,10 @@ struct fsck_walk {
 	struct fsck_digests *dg;
 	/* the next batch's inode blocks, read by a worker (fsck_prefetch.c) */
 	struct fsck_prefetch *pf;
+	/* fsck_pass_dir.c's arrays of one directory's names and blocks, kept
+	 * for the next directory when small (fsck_dir_spares_free()) */
+	void *seen_spare, *blocks_spare;
+	uint32_t seen_spare_cap, blocks_spare_cap;
 };
 
 /* fsck_digest.c: what worker threads compute of a batch's inode blocks
@@ -306,6 +310,7 @@ int fsck_ssa_for_each_data(struct fsck_ctx *ctx, fsck_sum_fn fn, void *arg);
 /* fsck_pass_dir.c */
 void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
 			   const struct f2fs_inode *ri);
+void fsck_dir_spares_free(struct fsck_walk *w);
 void fsck_check_inline_dir(struct fsck_walk *w, const struct fsck_item *it,
 			   const struct f2fs_node *node);
 
