@@ -681,6 +681,16 @@ static int compare_runs(const void *a, const void *b)
 	return 0;
 }
 
+/* Whether runs are in compare_runs() order already (the walk's batches
+ * come sorted): then qsort(), a merge sort, would leave them as they are. */
+static bool runs_in_order(const struct f2fs_io_vec *runs, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (compare_runs(&runs[i - 1], &runs[i]) > 0)
+			return false;
+	return true;
+}
+
 static uint64_t run_end(const struct f2fs_io_vec *run)
 {
 	return run->blkaddr + run->nblocks;
@@ -989,7 +999,8 @@ int f2fs_dev_read_batch_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_
 	err = collect_runs(dev, vec, n, runs, &count);
 	if (err < 0 || count == 0)
 		goto out;
-	qsort(runs, count, sizeof(*runs), compare_runs);
+	if (!runs_in_order(runs, count))
+		qsort(runs, count, sizeof(*runs), compare_runs);
 	count = read_cached_runs(dev, runs, count, iov, iov_max, scratch);
 	announce_runs(dev, runs, count);
 	err = read_sorted_runs(dev, runs, count, iov, iov_max, scratch);
