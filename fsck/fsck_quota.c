@@ -661,6 +661,49 @@ static void drop_inline_content(struct fsck_ctx *ctx, struct f2fs_node *inode)
 		inode->i.i_addr[i] = 0;
 }
 
+/* The inode's address slot for file block k holds NEW_ADDR: a block the
+ * kernel reserved (it reads as zeroes), already counted in i_blocks and in
+ * the valid blocks.  The walk notes no block for it. */
+static bool reserved_slot(struct fsck_ctx *ctx, const struct qfile *f, uint64_t k)
+{
+	const struct f2fs_node *inode = fsck_fix_node_peek(ctx, f->ino);
+	uint32_t idx;
+
+	if (!inode || k >= f->addrs_per_inode)
+		return false;
+	idx = fsck_extra_words(&inode->i) + (uint32_t)k;
+	return idx < DEF_ADDRS_PER_INODE && le32_to_cpu(inode->i.i_addr[idx]) == NEW_ADDR;
+}
+
+/* A new block for file block k: it counts once, in place of the reserved
+ * block its slot held if any. */
+static void count_new_block(struct fsck_ctx *ctx, struct qfile *f, bool reserved)
+{
+	ctx->st.data_blocks++;
+	if (!reserved)
+		f->counted++;
+	else if (ctx->st.new_addr_blocks)
+		ctx->st.new_addr_blocks--;
+}
+
+/* Reserved (NEW_ADDR) slots of the inode past the rebuilt file's last
+ * block go, as its old blocks there do (drop_block). */
+static void drop_reserved_tail(struct fsck_ctx *ctx, struct qfile *f, uint64_t nblk)
+{
+	struct f2fs_node *inode = fsck_fix_node_peek(ctx, f->ino);
+	uint32_t extra = fsck_extra_words(&inode->i);
+
+	for (uint64_t k = nblk; k < f->addrs_per_inode && extra + k < DEF_ADDRS_PER_INODE; k++) {
+		if (le32_to_cpu(inode->i.i_addr[extra + k]) != NEW_ADDR)
+			continue;
+		inode->i.i_addr[extra + k] = 0;
+		if (ctx->st.new_addr_blocks)
+			ctx->st.new_addr_blocks--;
+		if (f->counted)
+			f->counted--;
+	}
+}
+
 static int write_file(struct fsck_ctx *ctx, struct qfile *f, const struct qbuild *b)
 {
 	uint64_t nblk = ((uint64_t)b->n + QT_PER_BLK - 1) / QT_PER_BLK;
@@ -680,11 +723,11 @@ static int write_file(struct fsck_ctx *ctx, struct qfile *f, const struct qbuild
 		if (i >= 0) {
 			dst = fsck_fix_data(ctx, f->blk[i].addr, f->blk[i].owner, f->blk[i].ofs, page);
 		} else {
+			bool reserved = reserved_slot(ctx, f, k);
+
 			dst = fsck_fix_data_new(ctx, f->ino, (uint16_t)k);
-			if (dst) {
-				ctx->st.data_blocks++;
-				f->counted++;
-			}
+			if (dst)
+				count_new_block(ctx, f, reserved);
 		}
 		if (!dst)
 			return ctx->plan->err ? ctx->plan->err : -ENOMEM;
@@ -693,6 +736,7 @@ static int write_file(struct fsck_ctx *ctx, struct qfile *f, const struct qbuild
 	for (uint32_t i = 0; i < f->n_blk; i++)
 		if (f->blk[i].fofs >= nblk)
 			drop_block(ctx, f, &f->blk[i]);
+	drop_reserved_tail(ctx, f, nblk);
 	inode = fsck_fix_node_peek(ctx, f->ino);
 	inode->i.i_size = cpu_to_le64((uint64_t)b->n * F2FS_QT_BLKSIZE);
 	inode->i.i_blocks = cpu_to_le64(f->counted);
