@@ -1188,18 +1188,6 @@ static void sort_children(struct fsck_walk *w, uint32_t first)
 		f2fs_array_sort(c, n, sizeof(*c), cmp_item_ino_desc);
 }
 
-static int cmp_item_addr(const void *a, const void *b)
-{
-	const struct fsck_item *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static uint32_t item_addr_key(const void *a)
-{
-	return ((const struct fsck_item *)a)->addr;
-}
-
 /* Whether the walk can read inode ino's block, and if not why; the
  * walk's batches (resolve_item) and the prediction of the next ones
  * (next_batch_addrs) ask the same.  Reports nothing. */
@@ -1275,7 +1263,7 @@ static uint32_t next_batch_addrs(struct fsck_walk *w, uint32_t ahead, uint32_t *
 	for (uint32_t b = 0; b <= ahead; b++) {
 		uint32_t n = 0, dirs = 0, cnt = top < FSCK_BATCH ? top : FSCK_BATCH, i;
 
-		for (i = 0; i < cnt && dirs < FSCK_BATCH_DIRS; i++) {
+		for (i = 0; i < cnt && dirs < FSCK_BATCH_DIRS_POP; i++) {
 			const struct fsck_item *it = &w->stack[top - 1 - i];
 			struct f2fs_nat_entry e;
 
@@ -1297,37 +1285,139 @@ static uint32_t next_batch_addrs(struct fsck_walk *w, uint32_t ahead, uint32_t *
 	return 0;
 }
 
+/* An item put back by batch_cut() keeps its address: taken again as it
+ * is while NAT still gives that address and the inode is unseen (its
+ * resolve_item() reported what it had to the first time), else resolved
+ * anew. */
+static bool take_item(struct fsck_walk *w, struct fsck_item *it)
+{
+	struct f2fs_nat_entry e;
+
+	if (it->addr && lookup_inode_block(w->ctx, it->ino, &e) == INODE_BLOCK_OK &&
+	    le32_to_cpu(e.block_addr) == it->addr)
+		return true;
+	it->addr = 0;
+	return resolve_item(w, it);
+}
+
+/* Entries a directory whose inode block is blk can queue, for the batch's
+ * budget: an inline one at most its slots, any other an eighth of the
+ * budget.  The block is not checked yet: this only sizes the batch. */
+static uint32_t dir_entry_cost(const uint8_t *blk)
+{
+	const struct f2fs_node *n = (const struct f2fs_node *)blk;
+
+	if (n->i.i_inline & F2FS_INLINE_DENTRY)
+		return (uint32_t)(4 * (DEF_ADDRS_PER_INODE - 1) * 8 /
+				  ((SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) * 8 + 1));
+	return FSCK_BATCH_ENTRIES / FSCK_BATCH_DIRS;
+}
+
+/* How many of the n items popped (cand, in pop order; pos[p] is item p's
+ * place in the address-sorted blk) the batch keeps: up to the directory
+ * after which less than a large directory's share of FSCK_BATCH_ENTRIES
+ * is left, or all. */
+static uint32_t batch_cut(const struct fsck_item *cand, const uint16_t *pos,
+			  const uint8_t *const *blk, uint32_t n)
+{
+	uint32_t used = 0;
+
+	for (uint32_t p = 0; p < n; p++) {
+		if (cand[p].ftype != F2FS_FT_DIR)
+			continue;
+		used += dir_entry_cost(blk[pos[p]]);
+		if (FSCK_BATCH_ENTRIES - used < FSCK_BATCH_ENTRIES / FSCK_BATCH_DIRS)
+			return p + 1;
+	}
+	return n;
+}
+
+struct batch_order {
+	uint32_t addr;
+	uint16_t pop;	/* the item's place in pop order */
+};
+
+static uint32_t batch_order_key(const void *a)
+{
+	return ((const struct batch_order *)a)->addr;
+}
+
+static int cmp_batch_order(const void *a, const void *b)
+{
+	const struct batch_order *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->pop < y->pop ? -1 : x->pop > y->pop;
+}
+
+/* Items [keep, n) of cand go back on the stack, to be popped again in
+ * the same order; the batch (address order) keeps the others. */
+static uint32_t put_back(struct fsck_walk *w, const struct fsck_item *cand, uint32_t keep,
+			 uint32_t n, const struct batch_order *ord, struct fsck_item *batch,
+			 const uint8_t **blk)
+{
+	uint32_t m = 0;
+
+	for (uint32_t p = n; p-- > keep;)
+		w->stack[w->n++] = cand[p];	/* room: they were popped */
+	for (uint32_t k = 0; k < n; k++) {
+		if (ord[k].pop >= keep)
+			continue;
+		batch[m] = batch[k];
+		blk[m++] = blk[k];
+	}
+	return m;
+}
+
 static void walk_stack(struct fsck_walk *w)
 {
 	uint32_t next[FSCK_BATCH];
-	struct fsck_item batch[FSCK_BATCH];
+	struct fsck_item cand[FSCK_BATCH], batch[FSCK_BATCH];
+	struct batch_order ord[FSCK_BATCH];
+	uint16_t pos[FSCK_BATCH];
 	uint32_t addrs[FSCK_BATCH];
 	const uint8_t *blk[FSCK_BATCH];
 
 	while (w->n && !w->err) {
-		uint32_t n = 0, dirs = 0, cnt = w->n < FSCK_BATCH ? w->n : FSCK_BATCH, first;
+		uint32_t n = 0, dirs = 0, cnt = w->n < FSCK_BATCH ? w->n : FSCK_BATCH, first, keep;
 		bool ahead;
 
-		for (uint32_t i = 0; i < cnt && dirs < FSCK_BATCH_DIRS; i++) {
+		for (uint32_t i = 0; i < cnt && dirs < FSCK_BATCH_DIRS_POP; i++) {
 			struct fsck_item it = w->stack[--w->n];
 
 			dirs += it.ftype == F2FS_FT_DIR;
-			if (resolve_item(w, &it))
-				batch[n++] = it;
+			if (take_item(w, &it))
+				cand[n++] = it;
 			else
 				fsck_pname_put(it.pn);
 		}
-		first = w->n;
-		/* by address; items naming one block keep their order, as
-		 * with glibc's merge sort */
-		if (f2fs_array_sort_by_key(batch, n, sizeof(batch[0]), item_addr_key, NULL))
-			qsort(batch, n, sizeof(batch[0]), cmp_item_addr);
-		for (uint32_t i = 0; i < n; i++)
-			addrs[i] = batch[i].addr;
+		/* by address; items naming one block keep their pop order */
+		for (uint32_t p = 0; p < n; p++)
+			ord[p] = (struct batch_order){ .addr = cand[p].addr, .pop = (uint16_t)p };
+		if (f2fs_array_sort_by_key(ord, n, sizeof(ord[0]), batch_order_key, NULL))
+			qsort(ord, n, sizeof(ord[0]), cmp_batch_order);
+		for (uint32_t k = 0; k < n; k++) {
+			batch[k] = cand[ord[k].pop];
+			pos[ord[k].pop] = (uint16_t)k;
+			addrs[k] = batch[k].addr;
+		}
 		/* read ahead by a worker, or now by it and this thread at once */
 		if (n && !fsck_prefetch_take(w, addrs, n, blk) &&
 		    !(fsck_prefetch_inodes(w, addrs, n) && fsck_prefetch_take(w, addrs, n, blk)))
 			w->err = fsck_read_sorted(w, addrs, n, w->ibuf, blk);
+		if (w->err) {
+			for (uint32_t p = 0; p < n; p++)
+				fsck_pname_put(cand[p].pn);
+			break;
+		}
+		keep = dirs >= FSCK_BATCH_DIRS ? batch_cut(cand, pos, blk, n) : n;
+		if (keep < n)
+			n = put_back(w, cand, keep, n, ord, batch, blk);
+		first = w->n;
+		dirs = 0;
+		for (uint32_t k = 0; k < n; k++)
+			dirs += batch[k].ftype == F2FS_FT_DIR;
 		/* no directory in this batch: it pushes nothing, and the next
 		 * batch is read while this one is checked */
 		if (!w->err && dirs == 0 && fsck_digest_pool(w))

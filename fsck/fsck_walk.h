@@ -16,8 +16,15 @@
 /* Directories per batch of inodes: every child of a checked directory
  * waits on the stack, so this bounds the stack to about this many
  * directories' worth of entries (a batch of 256 directories of 1000
- * files each would queue 256,000 inodes at once). */
+ * files each would queue 256,000 inodes at once).  Small directories
+ * may come more at once: a batch takes up to FSCK_BATCH_DIRS_POP of
+ * them, and once their inode blocks are read it ends at the directory
+ * that uses up FSCK_BATCH_ENTRIES, an inline directory counting its
+ * slots and any other an eighth of the whole (so eight of those end a
+ * batch as before); the rest go back on the stack. */
 #define FSCK_BATCH_DIRS	8u
+#define FSCK_BATCH_DIRS_POP	64u
+#define FSCK_BATCH_ENTRIES	16384u
 
 enum fsck_item_kind {
 	ITEM_NS,	/* reached through a directory entry (or the root) */
@@ -34,7 +41,8 @@ struct fsck_pname;
 struct fsck_item {
 	struct fsck_pname *pn;	/* its name (fsck_pname.c), or NULL */
 	uint32_t ino;
-	uint32_t addr;		/* from NAT, filled when the batch is read */
+	uint32_t addr;		/* from NAT, filled when the batch is read (an
+				 * item put back after that keeps it) */
 	uint8_t ftype;		/* from the dentry, F2FS_FT_UNKNOWN if none */
 	uint8_t kind;
 	uint16_t idx;		/* quota type, for messages */

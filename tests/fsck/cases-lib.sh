@@ -24,7 +24,7 @@ make_src() {
 	# direct node exactly, so the kernel's layout needs a new direct node,
 	# then a new indirect one too), and a tree of a few hundred files with
 	# some MiB of data (sload-mix)
-	mkdir -p "$WORK/srcxattr" "$WORK/srcmix" "$WORK/srcind"
+	mkdir -p "$WORK/srcxattr" "$WORK/srcmix" "$WORK/srcind" "$WORK/srcwide"
 	python3 - "$WORK" <<'PY' || hard_error "python3 for the sload sources"
 import os, random, sys
 work = sys.argv[1]
@@ -40,6 +40,16 @@ for d in range(10):
             f.write(rnd.randbytes(rnd.choice([10, 500, 4096, 5000, 20000, 70000])))
 with open(os.path.join(work, 'srcmix', 'big'), 'wb') as f:
     f.write(rnd.randbytes(3 << 20))
+# srcwide: twelve directories of 200 names (in dentry blocks) and twelve
+# of three (inline), side by side: more directories than one batch of the
+# walk checks at once (FSCK_BATCH_DIRS), so some go back on the stack
+for d in range(12):
+    for kind, files in (('w', 200), ('s', 3)):
+        path = os.path.join(work, 'srcwide', '%s%02d' % (kind, d))
+        os.makedirs(path)
+        for i in range(files):
+            with open(os.path.join(path, 'f%03d' % i), 'w') as f:
+                f.write('%s %d\n' % (kind, i))
 # srcind/huge: 5000 different blocks, past the inode's and its two direct
 # nodes' slots: an indirect node with two direct nodes (node-ind-*)
 with open(os.path.join(work, 'srcind', 'huge'), 'wb') as f:
