@@ -1077,8 +1077,8 @@ static int lookup_written(struct tar_load *l, const char *path, uint32_t *ino, u
 static int hard_link(struct tar_load *l, struct tar_dir *dir, const struct tar_entry *e)
 {
 	char *target = NULL;
-	uint32_t ino;
-	uint8_t type;
+	uint32_t ino = 0;
+	uint8_t type = 0;
 	int err = normalize_path(e->link, &target);
 
 	if (!err)
