@@ -68,6 +68,7 @@ struct lpf_run {
 	uint32_t salvaged_lpf;	/* lost+found named again in a new root */
 	uint8_t tmp[F2FS_BLKSIZE];	/* a block read for a lookup only */
 	struct f2fs_node inode_buf[1];	/* an inode read for a lookup only */
+	struct f2fs_node lookup_buf[1];	/* the directory has_name() looks in */
 };
 
 enum blk_mode { BLK_READ, BLK_CREATE };
@@ -97,6 +98,21 @@ static struct f2fs_node *inode_copy(struct fsck_ctx *ctx, uint32_t ino)
 	if (n)
 		return n;
 	return fsck_fix_node(ctx, ino, nat_addr(ctx, ino), NULL);
+}
+
+/* Inode ino to look in: its writable copy when there is one, else the
+ * block as on disk in lr->lookup_buf (a lookup alone writes nothing). */
+static struct f2fs_node *lookup_inode(struct lpf_run *lr, uint32_t ino)
+{
+	struct f2fs_node *n = fsck_fix_node_peek(lr->ctx, ino);
+	uint32_t addr;
+
+	if (n)
+		return n;
+	addr = nat_addr(lr->ctx, ino);
+	if (!fsck_addr_in_main(lr->ctx, addr) || f2fs_dev_read(lr->ctx->fs->dev, addr, 1, lr->lookup_buf))
+		return NULL;
+	return lr->lookup_buf;
 }
 
 /* Index of the first block of bucket `bucket` at level `level`. */
@@ -390,7 +406,7 @@ static bool area_has(const struct dent_area *a, const uint8_t *name, uint32_t le
 static bool has_name(struct lpf_run *lr, uint32_t dir, const char *cname)
 {
 	struct fsck_ctx *ctx = lr->ctx;
-	struct f2fs_node *n = inode_copy(ctx, dir);
+	struct f2fs_node *n = lookup_inode(lr, dir);
 	const uint8_t *name = (const uint8_t *)cname;
 	uint32_t len = (uint32_t)strlen(cname), hash = f2fs_dentry_hash(name, len);
 	uint32_t dl, depth;

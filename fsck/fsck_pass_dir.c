@@ -338,6 +338,23 @@ static void check_dots(struct fsck_walk *w, struct dir_state *s, const struct f2
 	}
 }
 
+/* The type of queued inode ino as another entry, of type ftype, finds
+ * it.  Once the inode is checked, its mode's; before, the two entries'
+ * type when they agree, else the inode block's mode (an entry's type is a
+ * hint: a regular file's second name is no directory hard link because
+ * its first entry says directory). */
+static uint8_t queued_ftype(struct fsck_ctx *ctx, const struct fsck_nid_info *ni, uint32_t ino,
+			    uint8_t ftype)
+{
+	if (ni->flags & FSCK_NI_DIR)
+		return F2FS_FT_DIR;
+	if ((ni->flags & FSCK_NI_INODE) || ni->ftype == ftype)
+		return ni->ftype;
+	if (ni->ftype != F2FS_FT_DIR && ftype != F2FS_FT_DIR)
+		return ni->ftype;	/* no directory either way: as before */
+	return fsck_entry_ftype(ctx, ino);
+}
+
 /* The inode an entry names: push it, or account another link.  True
  * when the entry counts as a link of that inode. */
 static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2fs_dir_entry *de,
@@ -372,8 +389,9 @@ static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 	ni->links_found++;
 	ctx->st.dentries++;
 	if (ni->flags & FSCK_NI_QUEUED) {
-		if (de->file_type == F2FS_FT_DIR || ni->ftype == F2FS_FT_DIR ||
-		    (ni->flags & FSCK_NI_DIR)) {
+		uint8_t ftype = queued_ftype(ctx, ni, ino, de->file_type);
+
+		if (ftype == F2FS_FT_DIR) {
 			path = child_path(dir_path(s), s->d.ino, pname);
 			bool planned = fsck_problem(ctx, PR_DIR_HARDLINK, FSCK_OBJ(.ino = ino,
 									      .path = path));
@@ -385,15 +403,17 @@ static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 				ctx->st.dentries--;
 				return false;
 			}
-		} else if ((ni->flags & FSCK_NI_INODE) && ni->ftype != de->file_type) {
+		} else if (ftype != de->file_type &&
+			   ((ni->flags & FSCK_NI_INODE) || ni->ftype == F2FS_FT_DIR ||
+			    de->file_type == F2FS_FT_DIR)) {	/* ftype is the inode's */
 			path = child_path(dir_path(s), s->d.ino, pname);
 			bool planned = fsck_problem(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = ino, .path = path,
 						    .str = path, .found = de->file_type,
-						    .expected = ni->ftype));
+						    .expected = ftype));
 
 			free(path);
 			if (planned)
-				fix_entry(w, s, slot, FSCK_DENT_FTYPE, ni->ftype);
+				fix_entry(w, s, slot, FSCK_DENT_FTYPE, ftype);
 		}
 		return true;
 	}
