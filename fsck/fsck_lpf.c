@@ -439,6 +439,101 @@ static bool has_name(struct lpf_run *lr, uint32_t dir, const char *cname)
 	return false;
 }
 
+/* The slot of entry name in area a, or UINT32_MAX. */
+static uint32_t area_find(const struct dent_area *a, const uint8_t *name, uint32_t len)
+{
+	for (uint32_t i = 0; i < a->nslots; i++)
+		if (test_bit_le(i, a->bitmap) && le16_to_cpu(a->de[i].name_len) == len &&
+		    i + GET_DENTRY_SLOTS(len) <= a->nslots && !memcmp(a->names[i], name, len))
+			return i;
+	return UINT32_MAX;
+}
+
+static void clear_entry(struct dent_area *a, uint32_t slot)
+{
+	uint32_t slots = GET_DENTRY_SLOTS(le16_to_cpu(a->de[slot].name_len));
+
+	for (uint32_t k = 0; k < slots; k++) {
+		clear_bit_le(slot + k, a->bitmap);
+		memset(&a->de[slot + k], 0, sizeof(a->de[slot + k]));
+		memset(a->names[slot + k], 0, F2FS_SLOT_LEN);
+	}
+}
+
+/* The root's entry cname in its writable block (or inline area): its
+ * area in *a and its slot, or UINT32_MAX. */
+static uint32_t root_entry(struct lpf_run *lr, const char *cname, struct dent_area *a, int *err)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	struct f2fs_node *n = lookup_inode(lr, F2FS_ROOT_INO);
+	const uint8_t *name = (const uint8_t *)cname;
+	uint32_t len = (uint32_t)strlen(cname), hash = f2fs_dentry_hash(name, len), dl, depth;
+
+	if (!n)
+		return UINT32_MAX;
+	if (n->i.i_inline & F2FS_INLINE_DENTRY) {
+		n = inode_copy(ctx, F2FS_ROOT_INO);
+		if (!n)
+			return UINT32_MAX;
+		inline_area(ctx, n, a);
+		return area_find(a, name, len);
+	}
+	dl = n->i.i_dir_level;
+	depth = le32_to_cpu(n->i.i_current_depth);
+	for (uint32_t level = 0; level < depth && level < MAX_DIR_HASH_DEPTH; level++) {
+		uint64_t first = bucket_start(level, dl, hash % f2fs_dir_buckets(level, dl));
+
+		for (uint32_t k = 0; k < f2fs_bucket_blocks(level); k++) {
+			uint8_t *b = dent_block(lr, F2FS_ROOT_INO, n, first + k, BLK_READ, err);
+
+			if (*err)
+				return UINT32_MAX;
+			if (!b)
+				continue;
+			block_area(b, a);
+			if (area_find(a, name, len) == UINT32_MAX)
+				continue;
+			n = inode_copy(ctx, F2FS_ROOT_INO);
+			b = n ? dent_block(lr, F2FS_ROOT_INO, n, first + k, BLK_CREATE, err) : NULL;
+			if (!b)
+				return UINT32_MAX;
+			block_area(b, a);
+			return area_find(a, name, len);
+		}
+	}
+	return UINT32_MAX;
+}
+
+/* /lost+found names a file that is no directory but has other names: the
+ * entry goes (the file keeps the others and its link count follows), as
+ * e2fsck unlinks a /lost+found that is not a directory, so that a new one
+ * can be made.  True when the name is free now. */
+static bool free_lpf_name(struct lpf_run *lr, int *err)
+{
+	struct fsck_ctx *ctx = lr->ctx;
+	struct dent_area a;
+	struct f2fs_node *n;
+	uint32_t slot = root_entry(lr, "lost+found", &a, err), ino;
+
+	if (slot == UINT32_MAX)
+		return false;
+	ino = le32_to_cpu(a.de[slot].ino);
+	if (ino >= ctx->fs->max_nid || ctx->ni[ino].links_found < 2 ||
+	    (ctx->ni[ino].flags & (FSCK_NI_INODE | FSCK_NI_DIR)) != FSCK_NI_INODE)
+		return false;
+	n = inode_copy(ctx, ino);
+	if (!n) {
+		*err = ctx->plan->err ? ctx->plan->err : -EIO;
+		return false;
+	}
+	clear_entry(&a, slot);
+	ctx->ni[ino].links_found--;
+	n->i.i_links = cpu_to_le32(ctx->ni[ino].links_found);
+	fsck_diag(ctx, "/lost+found named inode %u, which is no directory and keeps its other "
+		  "names: the entry is removed to make /lost+found", ino);
+	return true;
+}
+
 /* Insert name -> ino into directory dir, by hash. */
 static int add_hashed(struct lpf_run *lr, uint32_t dir, const uint8_t *name, uint32_t len,
 		      uint32_t hash, uint32_t ino, uint8_t ftype)
@@ -1188,9 +1283,11 @@ int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 			lpf = existing_lpf(ctx);
 			if (!lpf)
 				lpf = lr->salvaged_lpf;
-			if (!lpf && has_name(lr, F2FS_ROOT_INO, "lost+found")) {
-				fsck_diag(ctx, "/lost+found is not a usable directory: "
-					  "unreachable inodes are not reconnected");
+			if (!lpf && has_name(lr, F2FS_ROOT_INO, "lost+found") &&
+			    !free_lpf_name(lr, &err)) {
+				if (!err)
+					fsck_diag(ctx, "/lost+found is not a usable directory: "
+						  "unreachable inodes are not reconnected");
 				break;
 			}
 			if (!lpf)
