@@ -291,15 +291,21 @@ static void check_inline_bytes(struct fsck_walk *w, uint32_t ino, const struct f
 
 /* Whether an inode flagged inline is a file mapped by blocks whose flag
  * is what broke: a node of its tree named, or a first address slot (the
- * reserved word of inline data) holding a block SIT has in use.  Clearing
- * the flag then keeps the file; cutting i_size or the word would lose it. */
+ * reserved word of inline data) holding a block SIT has in use; in a
+ * compressed file the first slot may be a cluster's COMPRESS_ADDR, and
+ * then the block after it counts.  Clearing the flag then keeps the file;
+ * cutting i_size or the word would lose it. */
 static bool block_mapped(struct fsck_ctx *ctx, const struct f2fs_inode *ri)
 {
-	uint32_t first = le32_to_cpu(ri->i_addr[fsck_extra_words(ri)]);
+	uint32_t w = fsck_extra_words(ri);
+	uint32_t first = le32_to_cpu(ri->i_addr[w]);
 
 	for (int k = 0; k < DEF_NIDS_PER_INODE; k++)
 		if (ri->i_nid[k])
 			return true;
+	if (first == COMPRESS_ADDR && (le32_to_cpu(ri->i_flags) & F2FS_COMPR_FL) &&
+	    w + 1 < DEF_ADDRS_PER_INODE)
+		first = le32_to_cpu(ri->i_addr[w + 1]);
 	return fsck_addr_in_main(ctx, first) && fsck_sit_valid(ctx, first);
 }
 
@@ -316,6 +322,7 @@ static void check_inline_data(struct fsck_walk *w, uint32_t ino, const struct f2
 		if ((c = PLAN(PR_INODE_INLINE_DATA, .found = le64_to_cpu(ri->i_size),
 		       .str = "on a file mapped by blocks (the flag goes, the blocks stay)")))
 			c->i.i_inline &= (uint8_t)~(F2FS_INLINE_DATA | F2FS_DATA_EXIST);
+		return;	/* the area holds the block map, no inline bytes */
 	} else if (!S_ISREG(mode) && !S_ISLNK(mode)) {
 		c = PLAN(PR_INODE_INLINE_DATA, .str = "on a file that is neither regular nor a symlink");
 		if (c)
