@@ -285,6 +285,18 @@ static const struct inode_digest *inode_digest_for(const struct fsck_walk *w, co
 	return set->cur;
 }
 
+bool fsck_digest_pieces(const struct fsck_walk *w, const uint8_t *p, size_t n,
+			const uint8_t **blk, uint64_t *mask)
+{
+	const struct inode_digest *d = inode_digest_for(w, p, n);
+
+	if (!d)
+		return false;
+	*blk = w->dg->inodes.cur_blk;
+	*mask = d->nonzero;
+	return true;
+}
+
 bool fsck_bytes_nonzero(const struct fsck_walk *w, const uint8_t *p, size_t n)
 {
 	const struct inode_digest *d = inode_digest_for(w, p, n);

@@ -488,6 +488,34 @@ static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 		w->err = -ENOMEM;
 }
 
+/* The slots of handle_data_slots() in a block a worker digested, whose
+ * 64-byte pieces that are all zero (mask, the slots at byte off of the
+ * block) hold only NULL_ADDR: only the others are read.  A slot is 4
+ * bytes at a 4-byte offset, so none straddles two pieces. */
+static void handle_digested_slots(struct fsck_walk *w, uint32_t nid, const uint8_t *slots,
+				  uint32_t n, uint64_t fofs, size_t off, uint64_t mask)
+{
+	size_t end = off + (size_t)n * 4;
+
+	while (mask) {
+		size_t k = (size_t)__builtin_ctzll(mask), lo = k * 64, hi = lo + 64;
+
+		mask &= mask - 1;
+		if (hi <= off || lo >= end)
+			continue;
+		lo = lo > off ? lo : off;
+		hi = hi < end ? hi : end;
+		for (size_t b = lo; b < hi; b += 4) {
+			uint32_t i = (uint32_t)((b - off) / 4);
+			__le32 a;
+
+			memcpy(&a, slots + (b - off), sizeof(a));
+			if (le32_to_cpu(a) != NULL_ADDR)
+				handle_data(w, nid, i, fofs + i, le32_to_cpu(a));
+		}
+	}
+}
+
 /* handle_data() for each slot of the n little-endian words at slots that
  * is not NULL_ADDR, the first at file offset fofs.  Most slots of a small file are zero: eight
  * are tested at once.  handle_data() writes only its own slot (in a fixed
@@ -495,8 +523,14 @@ static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 static void handle_data_slots(struct fsck_walk *w, uint32_t nid, const uint8_t *slots,
 			      uint32_t n, uint64_t fofs)
 {
+	const uint8_t *blk;
+	uint64_t mask;
 	uint32_t i = 0;
 
+	if (fsck_digest_pieces(w, slots, (size_t)n * 4, &blk, &mask)) {
+		handle_digested_slots(w, nid, slots, n, fofs, (size_t)(slots - blk), mask);
+		return;
+	}
 	while (i < n) {
 		uint64_t q[4];
 		__le32 a;

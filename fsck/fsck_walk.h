@@ -226,6 +226,11 @@ bool fsck_prefetch_take(struct fsck_walk *w, const uint32_t *addrs, uint32_t n,
 /* Whether any of the n bytes at p are non-zero (a digest answers for the
  * inode block being checked, else the bytes are read). */
 bool fsck_bytes_nonzero(const struct fsck_walk *w, const uint8_t *p, size_t n);
+/* When the n bytes at p lie in the inode block being checked and a worker
+ * digested it: that block (*blk) and which of its 64-byte pieces are not
+ * all zero (*mask, bit k for bytes 64k..64k+63). */
+bool fsck_digest_pieces(const struct fsck_walk *w, const uint8_t *p, size_t n,
+			const uint8_t **blk, uint64_t *mask);
 /* The checksum inode block node should carry (a digest answers for it). */
 uint32_t fsck_inode_checksum_of(const struct fsck_walk *w, const struct f2fs_node *node);
 /* f2fs_dentry_hash() of the len bytes at name (a digest answers for a
