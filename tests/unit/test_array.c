@@ -168,6 +168,18 @@ static uint32_t shaped_key(int shape, uint32_t k, uint32_t n, uint32_t *rnd)
 	}
 }
 
+/* n elements of a shape, each with its place as id and a padding that
+ * tells it; the same in b. */
+static void fill_shaped(struct wide *a, struct wide *b, uint32_t n, int shape, uint32_t *rnd)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		a[k].key = shaped_key(shape, k, n, rnd);
+		a[k].id = k;
+		memset(a[k].pad, (int)(k & 0xff), sizeof(a[k].pad));
+	}
+	memcpy(b, a, (size_t)n * sizeof(*a));
+}
+
 /* Every shape at sizes around the insertion-sort cut-off and beyond,
  * against qsort(): same keys in the same order, every element kept. */
 static void test_sort_shapes(void)
@@ -185,12 +197,7 @@ static void test_sort_shapes(void)
 				CHECK(!"out of memory");
 				return;
 			}
-			for (uint32_t k = 0; k < n; k++) {
-				a[k].key = shaped_key(shape, k, n, &rnd);
-				a[k].id = k;
-				memset(a[k].pad, (int)(k & 0xff), sizeof(a[k].pad));
-			}
-			memcpy(b, a, (size_t)n * sizeof(*a));
+			fill_shaped(a, b, n, shape, &rnd);
 			f2fs_array_sort(a, n, sizeof(*a), cmp_wide);
 			qsort(b, n, sizeof(*b), cmp_wide);
 			for (uint32_t k = 0; k < n; k++) {
@@ -304,12 +311,7 @@ static void test_sort_by_key(void)
 				CHECK(!"out of memory");
 				return;
 			}
-			for (uint32_t k = 0; k < n; k++) {
-				a[k].key = shaped_key(shape, k, n, &rnd);
-				a[k].id = k;
-				memset(a[k].pad, (int)(k & 0xff), sizeof(a[k].pad));
-			}
-			memcpy(b, a, (size_t)n * sizeof(*a));
+			fill_shaped(a, b, n, shape, &rnd);
 			if (f2fs_array_sort_by_key(a, n, sizeof(*a), wide_key, NULL))
 				bad++;
 			f2fs_array_sort(b, n, sizeof(*b), cmp_wide_stable);
