@@ -355,6 +355,27 @@ static uint8_t queued_ftype(struct fsck_ctx *ctx, const struct fsck_nid_info *ni
 	return fsck_entry_ftype(ctx, ino);
 }
 
+/* Inode ino is the volume's quota file of some type, made (by mkfs or
+ * fsck) without a parent or a name: no entry may name it, or a user
+ * could write it, or unlink it and have it freed. */
+static bool quota_file_ino(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct f2fs_nat_entry e;
+	struct f2fs_node n;
+	bool quota = false;
+
+	if (!(ctx->fs->features & F2FS_FEATURE_QUOTA_INO))
+		return false;
+	for (int t = 0; t < F2FS_MAX_QUOTAS; t++)
+		if (le32_to_cpu(ctx->fs->sb.qf_ino[t]) == ino)
+			quota = true;
+	if (!quota || !fsck_nat_lookup(ctx, ino, &e) ||
+	    !fsck_addr_in_main(ctx, le32_to_cpu(e.block_addr)) ||
+	    f2fs_dev_read(ctx->fs->dev, le32_to_cpu(e.block_addr), 1, &n))
+		return false;
+	return !le32_to_cpu(n.i.i_pino) && !le32_to_cpu(n.i.i_namelen);
+}
+
 /* The inode an entry names: push it, or account another link.  True
  * when the entry counts as a link of that inode. */
 static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2fs_dir_entry *de,
@@ -378,6 +399,12 @@ static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 	}
 	if (le32_to_cpu(e.ino) != ino && !fsck_nat_fix_inode_owner(ctx, ino)) {
 		if (fsck_problem(ctx, PR_DENT_NOT_INODE, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
+			    .str = pname, .found = ino)))
+			fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
+		return false;
+	}
+	if (quota_file_ino(ctx, ino)) {
+		if (fsck_problem(ctx, PR_DENT_INO, FSCK_OBJ(.ino = s->d.ino, .path = dir_path(s),
 			    .str = pname, .found = ino)))
 			fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 		return false;
