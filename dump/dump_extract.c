@@ -496,7 +496,7 @@ static int scan_inline_dir(struct dump_ctx *ctx, const struct f2fs_inode *ri,
 {
 	size_t size;
 	const uint8_t *area = dump_inline_data(ctx, ri, &size);
-	uint32_t n = (uint32_t)(size * 8 / ((SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) * 8 + 1));
+	uint32_t n = f2fs_inline_dentry_slots((uint32_t)size);
 	size_t bitmap = (n + 7) / 8;
 	size_t de_off = size - (size_t)n * (SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN);
 

@@ -469,7 +469,7 @@ static bool inline_has_dots(const struct fsck_ctx *ctx, const struct f2fs_inode 
 	if (extra + ixa + 1 >= DEF_ADDRS_PER_INODE)
 		return false;
 	size = 4 * (DEF_ADDRS_PER_INODE - extra - ixa - 1);
-	nslots = size * 8 / ((SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) * 8 + 1);
+	nslots = f2fs_inline_dentry_slots(size);
 	bm = (nslots + 7) / 8;
 	base = (const uint8_t *)&ri->i_addr[extra + 1];
 	base += bm + (size - (nslots * (SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) + bm));

@@ -142,7 +142,7 @@ static void inline_area(const struct fsck_ctx *ctx, struct f2fs_node *n, struct 
 	uint32_t extra = fsck_extra_words(ri);
 	uint32_t ixa = fsck_inline_xattr_addrs(ctx, ri);
 	uint32_t size = 4 * (DEF_ADDRS_PER_INODE - extra - ixa - 1);
-	uint32_t nslots = size * 8 / ((SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) * 8 + 1);
+	uint32_t nslots = f2fs_inline_dentry_slots(size);
 	uint32_t bitmap_bytes = (nslots + 7) / 8;
 	uint32_t reserved = size - (nslots * (SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) + bitmap_bytes);
 	uint8_t *base = (uint8_t *)&ri->i_addr[extra + 1];

@@ -1061,7 +1061,7 @@ void fsck_check_inline_dir(struct fsck_walk *w, const struct fsck_item *it,
 	uint32_t extra = fsck_extra_words(ri);
 	uint32_t ixa = fsck_inline_xattr_addrs(w->ctx, ri);
 	uint32_t size = 4 * (DEF_ADDRS_PER_INODE - extra - ixa - 1);
-	uint32_t nslots = size * 8 / ((SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) * 8 + 1);
+	uint32_t nslots = f2fs_inline_dentry_slots(size);
 	uint32_t bitmap_bytes = (nslots + 7) / 8;
 	uint32_t reserved = size - (nslots * (SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) + bitmap_bytes);
 	const uint8_t *base = (const uint8_t *)&ri->i_addr[extra + 1];

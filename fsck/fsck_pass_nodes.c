@@ -1342,8 +1342,7 @@ static uint32_t dir_entry_cost(const uint8_t *blk)
 	const struct f2fs_node *n = (const struct f2fs_node *)blk;
 
 	if (n->i.i_inline & F2FS_INLINE_DENTRY)
-		return (uint32_t)(4 * (DEF_ADDRS_PER_INODE - 1) * 8 /
-				  ((SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) * 8 + 1));
+		return f2fs_inline_dentry_slots(4 * (DEF_ADDRS_PER_INODE - 1));
 	return FSCK_BATCH_ENTRIES / FSCK_BATCH_DIRS;
 }
 

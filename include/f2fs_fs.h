@@ -581,6 +581,14 @@ static_assert(sizeof(struct f2fs_node) == F2FS_BLKSIZE, "f2fs_node size");
 #define MAX_DIR_BUCKETS		(1u << ((MAX_DIR_HASH_DEPTH / 2) - 1))
 #define GET_DENTRY_SLOTS(x)	(((x) + F2FS_SLOT_LEN - 1) >> F2FS_SLOT_LEN_BITS)
 
+/* Dentry slots an inline dentry area of bytes bytes holds: each takes its
+ * entry, its name slot and one bit of the bitmap in front (the kernel's
+ * NR_INLINE_DENTRY for the inode's inline size). */
+static inline uint32_t f2fs_inline_dentry_slots(uint32_t bytes)
+{
+	return bytes * 8 / ((SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) * 8 + 1);
+}
+
 /* Hash-table geometry of a directory: buckets at a level (2^(level +
  * i_dir_level), capped) and dentry blocks per bucket (2, then 4 from level
  * 31 on). */

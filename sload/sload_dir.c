@@ -53,7 +53,7 @@ static void area_of_block(struct f2fs_dentry_block *b, struct dent_area *a)
 
 static void area_of_inline(uint8_t *base, uint32_t cap, struct dent_area *a)
 {
-	uint32_t nr = cap * 8 / (SLOT_BYTES * 8 + 1);
+	uint32_t nr = f2fs_inline_dentry_slots(cap);
 	uint32_t bm = (nr + 7) / 8;
 	uint32_t reserved = cap - (bm + nr * SLOT_BYTES);
 
