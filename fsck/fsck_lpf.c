@@ -392,13 +392,19 @@ static int convert_inline(struct lpf_run *lr, uint32_t dir, struct f2fs_node *n)
 	return err;
 }
 
-static bool area_has(const struct dent_area *a, const uint8_t *name, uint32_t len)
+/* The slot of entry name in area a, or UINT32_MAX. */
+static uint32_t area_find(const struct dent_area *a, const uint8_t *name, uint32_t len)
 {
 	for (uint32_t i = 0; i < a->nslots; i++)
 		if (test_bit_le(i, a->bitmap) && le16_to_cpu(a->de[i].name_len) == len &&
 		    i + GET_DENTRY_SLOTS(len) <= a->nslots && !memcmp(a->names[i], name, len))
-			return true;
-	return false;
+			return i;
+	return UINT32_MAX;
+}
+
+static bool area_has(const struct dent_area *a, const uint8_t *name, uint32_t len)
+{
+	return area_find(a, name, len) != UINT32_MAX;
 }
 
 /* Whether directory dir has an entry called cname (looked up in every
@@ -437,16 +443,6 @@ static bool has_name(struct lpf_run *lr, uint32_t dir, const char *cname)
 		}
 	}
 	return false;
-}
-
-/* The slot of entry name in area a, or UINT32_MAX. */
-static uint32_t area_find(const struct dent_area *a, const uint8_t *name, uint32_t len)
-{
-	for (uint32_t i = 0; i < a->nslots; i++)
-		if (test_bit_le(i, a->bitmap) && le16_to_cpu(a->de[i].name_len) == len &&
-		    i + GET_DENTRY_SLOTS(len) <= a->nslots && !memcmp(a->names[i], name, len))
-			return i;
-	return UINT32_MAX;
 }
 
 static void clear_entry(struct dent_area *a, uint32_t slot)
