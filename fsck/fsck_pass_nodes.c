@@ -517,8 +517,9 @@ static void handle_digested_slots(struct fsck_walk *w, uint32_t nid, const uint8
 }
 
 /* handle_data() for each slot of the n little-endian words at slots that
- * is not NULL_ADDR, the first at file offset fofs.  Most slots of a small file are zero: eight
- * are tested at once.  handle_data() writes only its own slot (in a fixed
+ * is not NULL_ADDR, the first at file offset fofs.  Most slots of a small
+ * file are zero: eight are tested at once (or, in a block a worker
+ * digested, only its non-zero pieces are read).  handle_data() writes only its own slot (in a fixed
  * copy), so looking ahead reads what the slot-by-slot loop would. */
 static void handle_data_slots(struct fsck_walk *w, uint32_t nid, const uint8_t *slots,
 			      uint32_t n, uint64_t fofs)
@@ -1453,11 +1454,11 @@ static void walk_stack(struct fsck_walk *w)
 			dirs += batch[k].ftype == F2FS_FT_DIR;
 		/* no directory in this batch: it pushes nothing, and the next
 		 * batch is read while this one is checked */
-		if (!w->err && dirs == 0 && fsck_digest_pool(w))
+		if (dirs == 0 && fsck_digest_pool(w))
 			for (uint32_t b = fsck_prefetch_queued(w); b < FSCK_PREFETCH_DEPTH; b++)
 				if (!fsck_prefetch_inodes(w, next, next_batch_addrs(w, b, next)))
 					break;
-		ahead = !w->err && fsck_digest_inodes(w, blk, n);
+		ahead = fsck_digest_inodes(w, blk, n);
 		for (uint32_t i = 0; i < n; i++) {
 			if (!w->err) {
 				if (ahead)

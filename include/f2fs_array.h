@@ -57,8 +57,9 @@ void f2fs_array_sort(void *base, size_t n, size_t size,
  * of equal keys keep the order they had (stable), or, when cmp is given,
  * are then sorted by cmp (f2fs_array_sort() on each run of them): the
  * result is cmp's order when key never contradicts it.  Past 64
- * elements it allocates 16 bytes per element for the time of the call.  Returns 0, or -ENOMEM or
- * -EINVAL (size too large) with the array unchanged. */
+ * elements it allocates 16 bytes per element for the time of the call.
+ * Returns 0, or -ENOMEM or -EINVAL (size too large) with the array
+ * unchanged. */
 #define F2FS_SORT_KEYED_MAX	256u
 int f2fs_array_sort_by_key(void *base, size_t n, size_t size,
 			   uint32_t (*key)(const void *),
