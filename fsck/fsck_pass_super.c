@@ -40,6 +40,11 @@ static void check_sb_copies(struct fsck_ctx *ctx)
 		fsck_problem(ctx, PR_SB_COPY_INVALID, FSCK_OBJ(
 			    .sb = (uint64_t)fs->salvage.sb_cp_disagrees + 1,
 			    .str = fs->salvage.sb_cp_disagrees_why));
+	/* Two valid copies that differ are information only: the kernel
+	 * takes the first valid copy and never compares them, and leaves
+	 * them different itself when power fails between the two writes of
+	 * f2fs_commit_super() (backup first).  A repair made for anything
+	 * else rewrites the other copy from the one in use. */
 	if (!fs->sb_check[0].err && !fs->sb_check[1].err &&
 	    memcmp(&fs->sb_copy[0], &fs->sb_copy[1], sizeof(fs->sb_copy[0])))
 		fsck_problem(ctx, PR_SB_COPIES_DIFFER, FSCK_OBJ(.sb = (uint64_t)fs->sb_index + 1));
@@ -66,6 +71,8 @@ static void check_sb_features(struct fsck_ctx *ctx)
 		f2fs_features_to_string(missing, names, sizeof(names));
 		fsck_problem(ctx, PR_SB_FEATURE_DEPS, FSCK_OBJ(.str = names));
 	}
+	/* The kernel has no mask of required features: bits it does not
+	 * know are ignored at mount, so they are a note, not a problem. */
 	if (feat & ~KNOWN_FEATURES)
 		fsck_problem(ctx, PR_SB_UNKNOWN_FEATURE, FSCK_OBJ(.found = feat & ~KNOWN_FEATURES));
 	if ((feat & F2FS_FEATURE_CASEFOLD) && le16_to_cpu(sb->s_encoding) != F2FS_ENC_UTF8_12_1)

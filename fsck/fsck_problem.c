@@ -25,12 +25,13 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "superblock copy {sb} is invalid: {str}"),
 	P(SB_NONE_VALID, E, false, FIX_UNFIXABLE,
 	  "no valid superblock copy: not an F2FS volume or both copies are damaged"),
-	P(SB_COPIES_DIFFER, W, true, FIX_SB_FROM_GOOD_COPY,
-	  "the two superblock copies differ (copy {sb} is in use)"),
+	P(SB_COPIES_DIFFER, I, true, FIX_SB_FROM_GOOD_COPY,
+	  "the two superblock copies differ (copy {sb} is in use; the other is rewritten from it "
+	  "when anything else is repaired)"),
 	P(SB_FEATURE_DEPS, E, false, FIX_UNFIXABLE,
 	  "features {str} need extra_attr, which is off"),
-	P(SB_UNKNOWN_FEATURE, W, false, FIX_UNFIXABLE,
-	  "unknown feature bits {xfound}"),
+	P(SB_UNKNOWN_FEATURE, I, true, FIX_NONE,
+	  "feature bits {xfound} are unknown (the kernel ignores them too)"),
 	P(SB_ENCODING, E, false, FIX_UNFIXABLE,
 	  "casefold feature with unknown encoding {found}"),
 	P(SB_SEGMENT_COUNT_EXCESS, W, true, FIX_SB_FIELD,
@@ -352,7 +353,7 @@ const char *fsck_unfixable_why(enum fsck_problem code)
 {
 	switch (code) {
 	case PR_SB_NONE_VALID: return "no superblock to start from";
-	case PR_SB_FEATURE_DEPS: case PR_SB_UNKNOWN_FEATURE: case PR_SB_ENCODING:
+	case PR_SB_FEATURE_DEPS: case PR_SB_ENCODING:
 		return "the feature set is the volume's own; fsck does not change features";
 	case PR_SB_BLKDEV_SHORT:
 		return "a block device cannot grow: copy the volume to a device large enough (or an image file)";

@@ -43,7 +43,7 @@ require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 . "$top_srcdir/tests/fsck/cases-lib.sh"
 
 # No usable volume, or a problem whose fix is FIX_UNFIXABLE in the table.
-UNFIXABLE=" sb-nomagic sb-both-differ sb-both-noroot notf2fs-zero notf2fs-ext4 sb-unknownfeat sb-encoding sb-featdeps "
+UNFIXABLE=" sb-nomagic sb-both-differ sb-both-noroot notf2fs-zero notf2fs-ext4 sb-encoding sb-featdeps "
 UNFIXABLE="$UNFIXABLE cp-none sb-qfino-repeat-nofile chain-loop chain-newino cp-sums-unloadable "
 # Cases whose repair the targeted re-check must follow (fsck_recheck.c).
 TARGETED=" ino-links ino-dirlinks ino-hardlinks "
