@@ -500,22 +500,26 @@ static uint32_t root_entry(struct lpf_run *lr, const char *cname, struct dent_ar
 	return UINT32_MAX;
 }
 
-/* /lost+found names a file that is no directory but has other names: the
- * entry goes (the file keeps the others and its link count follows), as
+/* /lost+found names a file that is no directory: the entry goes, as
  * e2fsck unlinks a /lost+found that is not a directory, so that a new one
- * can be made.  True when the name is free now. */
-static bool free_lpf_name(struct lpf_run *lr, int *err)
+ * can be made.  A file with other names keeps them (its link count
+ * follows); one known by that name alone is returned in *move, to be
+ * reconnected into the new /lost+found as e2fsck reconnects it (kept,
+ * under its inode number).  True when the name is free now. */
+static bool free_lpf_name(struct lpf_run *lr, uint32_t *move, int *err)
 {
 	struct fsck_ctx *ctx = lr->ctx;
 	struct dent_area a;
 	struct f2fs_node *n;
 	uint32_t slot = root_entry(lr, "lost+found", &a, err), ino;
 
+	*move = 0;
 	if (slot == UINT32_MAX)
 		return false;
 	ino = le32_to_cpu(a.de[slot].ino);
-	if (ino >= ctx->fs->max_nid || ctx->ni[ino].links_found < 2 ||
-	    (ctx->ni[ino].flags & (FSCK_NI_INODE | FSCK_NI_DIR)) != FSCK_NI_INODE)
+	if (ino < F2FS_RESERVED_NODE_NUM || ino >= ctx->fs->max_nid ||
+	    !ctx->ni[ino].links_found ||
+	    (ctx->ni[ino].flags & (FSCK_NI_INODE | FSCK_NI_DIR | FSCK_NI_QUOTA)) != FSCK_NI_INODE)
 		return false;
 	n = inode_copy(ctx, ino);
 	if (!n) {
@@ -525,8 +529,15 @@ static bool free_lpf_name(struct lpf_run *lr, int *err)
 	clear_entry(&a, slot);
 	ctx->ni[ino].links_found--;
 	n->i.i_links = cpu_to_le32(ctx->ni[ino].links_found);
-	fsck_diag(ctx, "/lost+found named inode %u, which is no directory and keeps its other "
-		  "names: the entry is removed to make /lost+found", ino);
+	if (ctx->ni[ino].links_found) {
+		fsck_diag(ctx, "/lost+found named inode %u, which is no directory and keeps its "
+			  "other names: the entry is removed to make /lost+found", ino);
+	} else {
+		*move = ino;
+		fsck_diag(ctx, "/lost+found named inode %u, which is no directory and has no other "
+			  "name: the entry is removed to make /lost+found, and the file is "
+			  "reconnected into it", ino);
+	}
 	return true;
 }
 
@@ -1252,7 +1263,7 @@ int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 {
 	struct fsck_plan *plan = ctx->plan;
 	struct lpf_run *lr = calloc(1, sizeof(*lr));
-	uint32_t lpf = 0, dirs = 0, done = 0;
+	uint32_t lpf = 0, dirs = 0, done = 0, moved = 0;
 	int err;
 
 	if (!plan || (!plan->n_lost && !plan->n_block0 && !plan->n_dent_moves && !plan->n_readds &&
@@ -1280,7 +1291,7 @@ int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 			if (!lpf)
 				lpf = lr->salvaged_lpf;
 			if (!lpf && has_name(lr, F2FS_ROOT_INO, "lost+found") &&
-			    !free_lpf_name(lr, &err)) {
+			    !free_lpf_name(lr, &moved, &err)) {
 				if (!err)
 					fsck_diag(ctx, "/lost+found is not a usable directory: "
 						  "unreachable inodes are not reconnected");
@@ -1290,6 +1301,12 @@ int fsck_lpf_reconnect(struct fsck_ctx *ctx)
 				lpf = create_lpf(lr, &err);
 			if (!lpf)
 				break;
+			if (moved) {
+				err = reconnect(lr, lpf, moved, &dirs);
+				if (err)
+					break;
+				done++;
+			}
 		}
 		err = reconnect(lr, lpf, ino, &dirs);
 		if (err == -ENOSPC) {
