@@ -127,6 +127,7 @@ struct f2fs_node *fsck_fix_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t add
 	if (!b)
 		return NULL;
 	fn = &r->nodes[r->n_nodes++];
+	memset(fn, 0, sizeof(*fn));
 	fn->nid = nid;
 	fn->old_addr = addr;
 	fn->new_addr = 0;
@@ -149,6 +150,7 @@ struct f2fs_node *fsck_fix_node_new(struct fsck_ctx *ctx, uint32_t nid)
 		return NULL;
 	}
 	fn = &r->nodes[r->n_nodes++];
+	memset(fn, 0, sizeof(*fn));
 	fn->nid = nid;
 	fn->old_addr = 0;
 	fn->new_addr = 0;

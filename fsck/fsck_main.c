@@ -48,7 +48,7 @@ static void usage(FILE *f)
 		"  --undo FILE     save every block the repair overwrites in FILE (a new file)\n"
 		"                  first; undo.f2fs FILE device puts them back\n"
 		"  --full-recheck  after a repair, check the whole volume again even when the\n"
-		"                  fixes were link counts only (see fsck.f2fs(8))\n"
+		"                  fixes were to single inodes' fields only (see fsck.f2fs(8))\n"
 		"  -d N            debug level (diagnostics on stderr)\n"
 		"  -l              print the superblock and checkpoint and exit\n"
 		"  -t              print the directory tree while checking\n"

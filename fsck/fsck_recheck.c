@@ -3,8 +3,9 @@
  *
  * The check after a repair decides the exit code, and a full one walks
  * every node again.  When the check before the repair found nothing but
- * link counts (F2FS-4013), whose fix rewrites one field of an inode out
- * of place, the re-check can take the walk's findings over instead:
+ * problems of followed[] below, whose fixes rewrite fields of inode
+ * blocks (out of place) that nothing the walk found elsewhere depends
+ * on, the re-check can take the walk's findings over instead:
  *
  *  - passes 1 to 3 run as in any check, on what the repair wrote: both
  *    superblocks, the new checkpoint pack, SIT and NAT read back;
@@ -13,10 +14,17 @@
  *    walk of the new volume would record, but for the nodes the repair
  *    moved); the map must still be as the walk left it;
  *  - every node block the repair wrote is read back: it must be the
- *    block planned, and differ from the block it replaces only in
- *    i_links, the inode checksum (which must be right) and the footer's
- *    next_blkaddr; its NAT entry must name it, its segment be typed for
- *    nodes, and its summary entry is queued for the SSA pass;
+ *    block planned, an inode, and differ from the block it replaces only
+ *    in the fields followed[]'s fixes change (change_followed(): i_links,
+ *    the inode checksum, which must be right, and the footer's
+ *    next_blkaddr; for an inode that is not a directory, whose walk
+ *    fsck_recheck_note() recorded, also i_size, i_blocks, i_namelen, i_ext
+ *    and an unfollowed i_xattr_nid cleared, the casefold flag cleared);
+ *    its NAT entry must name it, its segment be typed for nodes, and its
+ *    summary entry is queued for the SSA pass;
+ *  - each such recorded inode is checked again as the walk checks it
+ *    (recheck_inode(): its fields, its xattrs, i_blocks, i_size and i_ext
+ *    against the blocks the walk found it to have, which no fix changed);
  *  - what a walk reads besides the node blocks must be as it was: the
  *    NAT entries of every other nid (a digest), the type of every
  *    segment, the logs' segments and, for every block in use in them,
@@ -36,20 +44,72 @@
 #include "f2fs_crc.h"
 #include "f2fs_nat.h"
 #include "fsck_recheck.h"
+#include "fsck_walk.h"
 
 /* In a snapshot's seg_type: SIT counted valid blocks in the segment. */
 #define SEG_HAD_BLOCKS	0x80u
 
 /* ---- before the repair ---- */
 
-/* Only link counts were reported: no other code counted. */
-static bool only_link_counts(const struct fsck_ctx *ctx)
-{
-	int links = fsck_problem_index(PR_INODE_LINKS);
+/*
+ * The problems whose fixes the targeted re-check follows.  Each rewrites
+ * fields of one inode block (written out of place with the rest of the
+ * block as it was) that nothing the walk found elsewhere depends on: not
+ * the block map (i_addr, i_nid, the inline and extra-area layout, i_mode,
+ * compression), not a directory's entries, not a node the walk reached.
+ * follow_node() holds each written block to exactly these fields (any
+ * other change, or an inode the walk did not record, refuses), and
+ * recheck_inode() checks the inode again as the walk does.  A code that
+ * other fixes share (the list is per code) is still refused by that
+ * field comparison when the fix was another.
+ */
+static const enum fsck_problem followed[] = {
+	/* i_links, set after the walk from the names it counted: read by
+	 * nothing but the link counts, which run again on every inode */
+	PR_INODE_LINKS,
+	/* the inode checksum, written fresh with any rewritten inode (and
+	 * verified on the block read back) */
+	PR_INODE_CHECKSUM,
+	/* i_blocks set to the blocks the walk counted for the inode: the
+	 * walk's totals count the blocks it reached, never i_blocks (quota
+	 * usage, which charges it, keeps the targeted re-check away) */
+	PR_INODE_BLOCKS,
+	PR_INODE_ZERO_BLOCKS,
+	/* a regular file's i_size raised over its last block: the walk maps
+	 * no block by it (the size, inline-area and xattr-area checks that
+	 * read it run again on the written inode) */
+	PR_INODE_SIZE,
+	/* an inline file's i_size cut to its inline area: the walk reads no
+	 * block of such a file (its other fixes change i_inline, i_flags or
+	 * the reserved word, which the field comparison refuses) */
+	PR_INODE_INLINE_DATA,
+	/* i_ext cleared: the walk only compares the block map with it */
+	PR_INODE_EXTENT,
+	/* an i_xattr_nid the walk never follows (the inode's own nid, a
+	 * reserved one, past the last nid), cleared: no xattr node was
+	 * reached through it */
+	PR_INODE_XATTR_NID,
+	/* i_namelen cut to the name's length: no other check reads it */
+	PR_INODE_NAMELEN,
+	/* the casefold flag cleared on a file that is not a directory: only
+	 * a directory's entries are read by it (a directory's flag is
+	 * refused by the field comparison: its entries would need checking) */
+	PR_INODE_CASEFOLD,
+};
 
-	for (size_t i = 0; i < fsck_n_problems; i++)
-		if (ctx->code_count[i] && (int)i != links)
+/* Only problems of followed[] were reported: no other code counted. */
+static bool only_followed_codes(const struct fsck_ctx *ctx)
+{
+	for (size_t i = 0; i < fsck_n_problems; i++) {
+		bool ok = false;
+
+		if (!ctx->code_count[i])
+			continue;
+		for (size_t k = 0; k < sizeof(followed) / sizeof(followed[0]) && !ok; k++)
+			ok = (int)i == fsck_problem_index(followed[k]);
+		if (!ok)
 			return false;
+	}
 	return true;
 }
 
@@ -124,7 +184,7 @@ void fsck_recheck_snapshot(const struct fsck_ctx *ctx, struct fsck_recheck_snap 
 
 	memset(snap, 0, sizeof(*snap));
 	if (ctx->opt.full_recheck || !ctx->code_count || !fs || !volume_plain(ctx) ||
-	    !only_link_counts(ctx) || !plan_only_nodes(ctx->plan))
+	    !only_followed_codes(ctx) || !plan_only_nodes(ctx->plan))
 		return;
 	map = (size_t)((ctx->main_blocks + 7) / 8);
 	snap->seg_type = malloc(fs->main_segs ? fs->main_segs : 1);
@@ -228,24 +288,49 @@ static void take_walk_state(struct fsck_ctx *ctx, struct fsck_ctx *parent,
 		ctx->seg_kind[s] &= (uint8_t)~8u;
 }
 
-/* Whether the bytes of a and b differ only inside the fields a link
- * count fix changes. */
-static bool differ_in_link_fields(const struct f2fs_node *a, const struct f2fs_node *b)
+/* Whether walk_xattr_node() leaves xattr nid xnid of inode ino alone
+ * (reads no node for it). */
+static bool xnid_unfollowed(const struct fsck_ctx *ctx, uint32_t ino, uint32_t xnid)
 {
-	static const struct { size_t off, len; } allowed[] = {
-		{ offsetof(struct f2fs_node, i.i_links), sizeof(a->i.i_links) },
-		{ offsetof(struct f2fs_node, i.i_inode_checksum), sizeof(a->i.i_inode_checksum) },
-		{ offsetof(struct f2fs_node, footer.next_blkaddr), sizeof(a->footer.next_blkaddr) },
-	};
-	const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
-	size_t pos = 0;
+	return xnid == ino || xnid < F2FS_RESERVED_NODE_NUM || xnid >= ctx->fs->max_nid;
+}
 
-	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
-		if (memcmp(x + pos, y + pos, allowed[i].off - pos))
-			return false;
-		pos = allowed[i].off + allowed[i].len;
+static bool ext_cleared(const struct f2fs_extent *e)
+{
+	return !e->fofs && !e->blk && !e->len;
+}
+
+/* Whether now (the block written for inode ino) differs from was (the
+ * block it replaces) only in fields the fixes of followed[] change, the
+ * way they change them: i_links, the inode checksum (where the inode has
+ * one) and the footer's next block address for any inode; for an inode
+ * the walk recorded (walked) also i_size, i_blocks, i_namelen, i_ext
+ * cleared, an unfollowed i_xattr_nid cleared and the casefold flag
+ * cleared.  tmp: a scratch block. */
+static bool change_followed(const struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_node *now,
+			    const struct f2fs_node *was, bool walked, struct f2fs_node *tmp)
+{
+	const struct f2fs_inode *n = &now->i, *o = &was->i;
+	struct f2fs_inode *t = &tmp->i;
+
+	memcpy(tmp, was, F2FS_BLKSIZE);
+	t->i_links = n->i_links;
+	tmp->footer.next_blkaddr = now->footer.next_blkaddr;
+	if (f2fs_inode_has_checksum(ctx->fs->features, was) &&
+	    f2fs_inode_has_checksum(ctx->fs->features, now))
+		t->i_inode_checksum = n->i_inode_checksum;
+	if (walked) {
+		t->i_size = n->i_size;
+		t->i_blocks = n->i_blocks;
+		t->i_namelen = n->i_namelen;
+		if (ext_cleared(&n->i_ext))
+			t->i_ext = n->i_ext;
+		if (!n->i_xattr_nid && xnid_unfollowed(ctx, ino, le32_to_cpu(o->i_xattr_nid)))
+			t->i_xattr_nid = 0;
+		if (le32_to_cpu(n->i_flags) == (le32_to_cpu(o->i_flags) & ~(uint32_t)F2FS_CASEFOLD_FL))
+			t->i_flags = n->i_flags;
 	}
-	return !memcmp(x + pos, y + pos, F2FS_BLKSIZE - pos);
+	return !memcmp(tmp, now, F2FS_BLKSIZE);
 }
 
 static bool seg_is_node_type(const struct fsck_ctx *ctx, uint32_t segno)
@@ -264,10 +349,73 @@ static bool segment_used(const struct fsck_ctx *ctx, uint32_t segno)
 	return false;
 }
 
+/* Check inode n->nid again as the walk checks it, on now (the block
+ * the repair wrote for it at addr), with what the walk found of its
+ * blocks (n->walk): its own fields, its xattrs and, against that, its
+ * i_blocks, i_size and i_ext.  Its block map is what the walk walked
+ * (change_followed() let no field of it change, and no other node or
+ * data block was written).  False when it reports a problem or cannot
+ * be checked so. */
+static bool recheck_inode(struct fsck_ctx *ctx, const struct fsck_fixnode *n,
+			  const struct f2fs_node *now, uint32_t addr)
+{
+	const struct fsck_fixwalk *fw = &n->walk;
+	uint64_t reported = ctx->n_errors + ctx->n_warnings + ctx->n_infos;
+	uint32_t xnid = le32_to_cpu(now->i.i_xattr_nid);
+	struct f2fs_node *xnode = NULL;
+	struct fsck_walk w;
+	struct fsck_item it;
+	struct f2fs_nat_entry e;
+	bool ok;
+
+	memset(&w, 0, sizeof(w));
+	memset(&it, 0, sizeof(it));
+	w.ctx = ctx;
+	w.inode = now;
+	w.inode_addr = addr;
+	it.ino = n->nid;
+	it.addr = addr;
+	it.ftype = fw->ftype;
+	it.kind = ITEM_NS;
+	it.loc.dir_ino = fw->parent;
+	if (!fsck_check_inode_fields(&w, &it, now, addr) || w.file.is_dir)
+		return false;
+	/* i_ext is the one the walk compared with the map, or cleared */
+	if (w.file.ext_len && (w.file.ext_len != fw->ext_len || w.file.ext_blk != fw->ext_blk ||
+			       w.file.ext_fofs != fw->ext_fofs))
+		return false;
+	w.file.counted = fw->counted;
+	w.file.nodes = fw->nodes;
+	w.file.last_data = fw->last_data;
+	w.file.ext_match = fw->ext_match;
+	w.file.ext_mismatch = fw->ext_mismatch;
+	w.file.ext_dropped = fw->ext_dropped;
+	if (!xnid_unfollowed(ctx, n->nid, xnid) && xnid) {
+		/* the xattr node the walk reached, not rewritten: its NAT
+		 * entry is among those the digest found unchanged */
+		if (!fsck_nat_lookup(ctx, xnid, &e) || !fsck_addr_in_main(ctx, le32_to_cpu(e.block_addr)))
+			return false;
+		xnode = malloc(F2FS_BLKSIZE);
+		if (!xnode || f2fs_dev_read(ctx->fs->dev, le32_to_cpu(e.block_addr), 1, xnode)) {
+			free(xnode);
+			return false;
+		}
+		w.xnid = xnid;
+		w.xaddr = le32_to_cpu(e.block_addr);
+	}
+	fsck_check_xattrs(&w, now, xnode);
+	free(xnode);
+	fsck_check_sizes(&w, &now->i);
+	ok = !w.err && ctx->n_errors + ctx->n_warnings + ctx->n_infos == reported;
+	fsck_debug(ctx, 2, "re-check: inode %u checked again%s", n->nid, ok ? "" : ": a problem");
+	return ok;
+}
+
 /* Read back node n as written and move its place in the imported state
- * from n->old_addr to n->new_addr. */
+ * from n->old_addr to n->new_addr; an inode the walk recorded is checked
+ * again (recheck_inode()).  tmp: a scratch block. */
 static bool follow_node(struct fsck_ctx *ctx, const struct fsck_fixnode *n,
-			struct f2fs_node *now, struct f2fs_node *was)
+			struct f2fs_node *now, struct f2fs_node *was, struct f2fs_node *tmp)
 {
 	const struct f2fs_fs *fs = ctx->fs;
 	struct f2fs_nat_entry e;
@@ -285,7 +433,8 @@ static bool follow_node(struct fsck_ctx *ctx, const struct fsck_fixnode *n,
 		return false;
 	if (f2fs_dev_read(fs->dev, n->new_addr, 1, now) || f2fs_dev_read(fs->dev, n->old_addr, 1, was))
 		return false;
-	if (memcmp(now, n->blk, F2FS_BLKSIZE) || !differ_in_link_fields(now, was))
+	if (memcmp(now, n->blk, F2FS_BLKSIZE) ||
+	    !change_followed(ctx, n->nid, now, was, n->walk.walked, tmp))
 		return false;
 	if (le32_to_cpu(now->footer.nid) != n->nid || le32_to_cpu(now->footer.ino) != n->nid)
 		return false;
@@ -301,19 +450,23 @@ static bool follow_node(struct fsck_ctx *ctx, const struct fsck_fixnode *n,
 		ctx->seg_kind[old_seg] &= (uint8_t)~3u;
 	ctx->seg_kind[new_seg] |= 2;
 	ctx->ni[n->nid].i_links = le32_to_cpu(now->i.i_links);
+	if (n->walk.walked && !recheck_inode(ctx, n, now, n->new_addr))
+		return false;
 	return !fsck_expect_summary(ctx, n->new_addr, n->nid, 0, true);
 }
 
 static bool follow_nodes(struct fsck_ctx *ctx, const struct fsck_plan *plan)
 {
 	struct f2fs_node *now = malloc(F2FS_BLKSIZE), *was = malloc(F2FS_BLKSIZE);
-	bool ok = now && was;
+	struct f2fs_node *tmp = malloc(F2FS_BLKSIZE);
+	bool ok = now && was && tmp;
 
 	for (uint32_t i = 0; i < plan->n_nodes && ok; i++)
 		if (plan->nodes[i].new_addr)
-			ok = follow_node(ctx, &plan->nodes[i], now, was);
+			ok = follow_node(ctx, &plan->nodes[i], now, was, tmp);
 	free(now);
 	free(was);
+	free(tmp);
 	return ok;
 }
 
@@ -415,7 +568,8 @@ static const char *import_refused(struct fsck_ctx *ctx, struct fsck_ctx *parent,
 		return "the repair changed the walk's reachability map";
 	take_walk_state(ctx, parent, snap);
 	if (!follow_nodes(ctx, parent->plan))
-		return "a node block the repair wrote does not read back as a link count fix";
+		return "a node block the repair wrote does not read back as a fix the re-check "
+		       "follows, or its inode does not check clean again";
 	if (!requeue_log_summaries(ctx, parent->plan, snap))
 		return "a block of a log was checked against a summary the repair replaced";
 	fsck_check_links(ctx);
@@ -431,4 +585,29 @@ bool fsck_recheck_import(struct fsck_ctx *ctx, struct fsck_ctx *parent,
 	if (why)
 		fsck_debug(ctx, 1, "re-check: not targeted: %s", why);
 	return !why;
+}
+
+void fsck_recheck_note(struct fsck_ctx *ctx, const struct fsck_item *it, const struct fsck_file *f)
+{
+	struct fsck_plan *p = ctx->plan;
+	struct fsck_fixwalk *fw;
+
+	/* a directory's fixes may change what its entries' checks read:
+	 * only its link count is followed (without a record) */
+	if (!p || f->is_dir || it->kind != ITEM_NS || it->ino >= ctx->fs->max_nid ||
+	    !p->node_slot[it->ino])
+		return;
+	fw = &p->nodes[p->node_slot[it->ino] - 1].walk;
+	fw->counted = f->counted;
+	fw->nodes = f->nodes;
+	fw->last_data = f->last_data;
+	fw->parent = fsck_item_parent(it);
+	fw->ftype = it->ftype;
+	fw->ext_fofs = f->ext_fofs;
+	fw->ext_blk = f->ext_blk;
+	fw->ext_len = f->ext_len;
+	fw->ext_match = f->ext_match;
+	fw->ext_mismatch = f->ext_mismatch;
+	fw->ext_dropped = f->ext_dropped;
+	fw->walked = true;
 }

@@ -28,7 +28,8 @@ void fsck_recheck_snap_free(struct fsck_recheck_snap *snap);
 /* In place of the node walk of the re-check ctx (after passes 1 to 3):
  * take the walk's findings from parent (the check before the repair),
  * moved to what the repair wrote, after reading every written node block
- * back; then the link counts.  False when the re-check cannot vouch for
+ * back and checking the inodes the repair changed again; then the link
+ * counts.  False when the re-check cannot vouch for
  * the result this way (the caller runs the full re-check instead). */
 bool fsck_recheck_import(struct fsck_ctx *ctx, struct fsck_ctx *parent,
 			 const struct fsck_recheck_snap *snap,

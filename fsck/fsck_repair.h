@@ -25,12 +25,26 @@ struct fsck_ctx;
 struct fsck_walk;
 struct fsck_dent_loc;
 
+/* What the node walk found of an inode that is not a directory, kept
+ * for its copy once the walk has checked the whole inode
+ * (fsck_recheck_note()): the targeted re-check holds the block the
+ * repair wrote to it (fsck_recheck.c).  walked false: nothing kept. */
+struct fsck_fixwalk {
+	uint64_t counted;		/* blocks i_blocks must count */
+	uint64_t nodes, last_data;
+	uint32_t parent;		/* the directory whose entry reached it */
+	uint32_t ext_fofs, ext_blk, ext_len, ext_match;
+	uint8_t ftype;			/* the file type that entry gives */
+	bool walked, ext_mismatch, ext_dropped;
+};
+
 /* A node block to rewrite out of place. */
 struct fsck_fixnode {
 	uint32_t nid;
 	uint32_t old_addr;
 	uint32_t new_addr;
 	struct f2fs_node *blk;
+	struct fsck_fixwalk walk;
 };
 
 /* A data (dentry) block to rewrite out of place. */

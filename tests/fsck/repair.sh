@@ -21,8 +21,8 @@
 # every case without REPAIRED_DIR keeps its repaired images in DIR and,
 # once every case passed, writes DIR/key (common.sh, repaired_key), so
 # that kernel-repair.sh mounts them instead of repairing every case again.
-# A -y whose check reported nothing but F2FS-4013 (the only problem the
-# targeted re-check after a repair follows; RECHECK_COMPARE=all: every
+# A -y whose check reported nothing but problems the targeted re-check
+# after a repair follows (FOLLOWED below; RECHECK_COMPARE=all: every
 # case) runs twice on the damaged image: with --full-recheck first, then
 # as users run it: the exit code and the whole output must be the same.
 # The first `-y` writes an undo file (--undo); after the checks,
@@ -46,7 +46,15 @@ require "$INJECT" "$DUMP" "$FSCK_ORACLE" "$SLOAD" "$SLOAD_ORACLE" "$MKFS_ORACLE"
 UNFIXABLE=" sb-nomagic sb-both-differ sb-both-noroot notf2fs-zero notf2fs-ext4 sb-encoding sb-featdeps "
 UNFIXABLE="$UNFIXABLE cp-none sb-qfino-repeat-nofile chain-loop chain-newino cp-sums-unloadable "
 # Cases whose repair the targeted re-check must follow (fsck_recheck.c).
-TARGETED=" ino-links ino-dirlinks ino-hardlinks "
+TARGETED=" ino-links ino-dirlinks ino-hardlinks ino-blocks ino-blocks0 ino-size ino-xnidself "
+TARGETED="$TARGETED ino-xnidrange ino-ext-range ino-ext-map ino-csum ino-namelen ino-inlinesize "
+# Cases reporting only such problems whose fixes it must refuse to follow
+# (they change what the walk found: the inline flag of a file mapped by
+# blocks, of a directory; the casefold flag of a directory).
+UNTARGETED=" ino-inlineflag-big ino-inlinedir ino-casefold "
+# The codes of followed[] in fsck_recheck.c: the problems whose fixes the
+# targeted re-check may follow.
+FOLLOWED='^F2FS-(4011|4013|4014|4015|4019|4021|4023|4024|4026|4039) '
 # Checkpoints with CP_FASTBOOT_FLAG and without CP_UMOUNT_FLAG, whose data
 # summaries f2fs-tools 1.15 reads from the wrong blocks (cases.txt): its
 # verdict must be clean on a copy with CP_UMOUNT_FLAG added, which it
@@ -84,7 +92,7 @@ check_undo() {
 full_then_targeted() {
 	local id=$1 rc
 	shift
-	if [ "${RECHECK_COMPARE:-}" != all ] && grep '^F2FS-' "$OUT" | grep -qv '^F2FS-4013 '; then
+	if [ "${RECHECK_COMPARE:-}" != all ] && grep '^F2FS-' "$OUT" | grep -Eqv "$FOLLOWED"; then
 		run_fsck "$IMG" -y "$@"
 		return
 	fi
@@ -104,13 +112,18 @@ full_then_targeted() {
 		fail "$id: -y prints other than with --full-recheck: $(diff "$WORK/full.out" "$OUT" | head -4) $(diff "$WORK/full.err" "$ERR" | head -4)"
 }
 
-# check_targeted ID: on a copy of $IMG, -y -d 1 says its re-check was
-# the targeted one.
+# check_targeted ID [not]: on a copy of $IMG, -y -d 1 says its re-check
+# was the targeted one (with not: that it was not).
 check_targeted() {
 	cp --sparse=always "$IMG" "$WORK/targeted.img"
 	"$FSCK" -y -d 1 "$WORK/targeted.img" >/dev/null 2>"$WORK/targeted.err" </dev/null
-	grep -q '^re-check: targeted' "$WORK/targeted.err" ||
-		fail "$1: the re-check was not the targeted one: $(grep -m1 '^re-check' "$WORK/targeted.err")"
+	if [ "${2:-}" = not ]; then
+		grep -q '^re-check: not targeted' "$WORK/targeted.err" ||
+			fail "$1: the re-check did not refuse to be targeted: $(grep -m1 '^re-check' "$WORK/targeted.err")"
+	else
+		grep -q '^re-check: targeted' "$WORK/targeted.err" ||
+			fail "$1: the re-check was not the targeted one: $(grep -m1 '^re-check' "$WORK/targeted.err")"
+	fi
 	rm -f "$WORK/targeted.img"
 }
 
@@ -184,6 +197,7 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 	rc0=$RC
 	lines0=$(grep -c '^F2FS-' "$OUT")
 	case "$TARGETED" in *" $id "*) check_targeted "$id" ;; esac
+	case "$UNTARGETED" in *" $id "*) check_targeted "$id" not ;; esac
 	sum0=$(cksum <"$IMG")
 	rm -f "$WORK/undo"
 	full_then_targeted "$id" --undo "$WORK/undo"
