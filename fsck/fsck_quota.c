@@ -78,6 +78,8 @@ struct qfile {
 	uint64_t counted;		/* blocks i_blocks counts */
 	struct qblk *blk;
 	uint32_t n_blk, cap_blk;
+	struct qblk *rsv;		/* NEW_ADDR slots of its direct nodes (addr 0) */
+	uint32_t n_rsv, cap_rsv;
 	uint8_t **cache;		/* per blk[]: the block, read lazily */
 	struct qid *tab;		/* open addressing, cap a power of two */
 	uint32_t n_tab, cap_tab;
@@ -281,6 +283,23 @@ void fsck_quota_note_block(struct fsck_ctx *ctx, int type, uint64_t fofs, uint32
 		return;
 	}
 	f->blk[f->n_blk++] = (struct qblk){ .fofs = fofs, .addr = addr, .owner = owner,
+					    .ofs = (uint16_t)ofs_in_node };
+}
+
+void fsck_quota_note_reserved(struct fsck_ctx *ctx, int type, uint64_t fofs, uint32_t owner,
+			      uint32_t ofs_in_node)
+{
+	struct fsck_quota *q = quota_state(ctx);
+	struct qfile *f;
+
+	if (!q || type < 0 || type >= F2FS_MAX_QUOTAS || ofs_in_node >= ADDRS_PER_BLOCK)
+		return;
+	f = &q->f[type];
+	if (F2FS_ARRAY_ROOM32(f->rsv, f->cap_rsv, f->n_rsv + 1, 8)) {
+		q->err = -ENOMEM;
+		return;
+	}
+	f->rsv[f->n_rsv++] = (struct qblk){ .fofs = fofs, .owner = owner,
 					    .ofs = (uint16_t)ofs_in_node };
 }
 
@@ -615,11 +634,21 @@ static int build_file(int t, const struct qfile *f, uint32_t limit, struct qbuil
 	return err;
 }
 
-/* Where file block k of the quota file can go: an existing block at k,
- * or a free address slot of the inode. */
+/* The reserved (NEW_ADDR) direct node slot of file block k, or -1. */
+static int find_rsv(const struct qfile *f, uint64_t k)
+{
+	for (uint32_t i = 0; i < f->n_rsv; i++)
+		if (f->rsv[i].fofs == k)
+			return (int)i;
+	return -1;
+}
+
+/* Where file block k of the quota file can go: an existing block at k, a
+ * free address slot of the inode, or a direct node's slot the kernel
+ * reserved for k (NEW_ADDR). */
 static bool slot_ok(const struct qfile *f, uint64_t k)
 {
-	return find_blk(f, k) >= 0 || k < f->addrs_per_inode;
+	return find_blk(f, k) >= 0 || k < f->addrs_per_inode || find_rsv(f, k) >= 0;
 }
 
 /* Drop the old block i of the file (beyond the new end). */
@@ -702,6 +731,21 @@ static void drop_reserved_tail(struct fsck_ctx *ctx, struct qfile *f, uint64_t n
 		if (f->counted)
 			f->counted--;
 	}
+	for (uint32_t i = 0; i < f->n_rsv; i++) {
+		struct f2fs_nat_entry e;
+		struct f2fs_node *n;
+
+		if (f->rsv[i].fofs < nblk || !fsck_nat_lookup(ctx, f->rsv[i].owner, &e))
+			continue;
+		n = fsck_fix_node(ctx, f->rsv[i].owner, le32_to_cpu(e.block_addr), NULL);
+		if (!n || le32_to_cpu(n->dn.addr[f->rsv[i].ofs]) != NEW_ADDR)
+			continue;
+		n->dn.addr[f->rsv[i].ofs] = 0;
+		if (ctx->st.new_addr_blocks)
+			ctx->st.new_addr_blocks--;
+		if (f->counted)
+			f->counted--;
+	}
 }
 
 static int write_file(struct fsck_ctx *ctx, struct qfile *f, const struct qbuild *b)
@@ -722,12 +766,21 @@ static int write_file(struct fsck_ctx *ctx, struct qfile *f, const struct qbuild
 		memcpy(page, b->buf + k * F2FS_BLKSIZE, len < F2FS_BLKSIZE ? len : F2FS_BLKSIZE);
 		if (i >= 0) {
 			dst = fsck_fix_data(ctx, f->blk[i].addr, f->blk[i].owner, f->blk[i].ofs, page);
-		} else {
+		} else if (k < f->addrs_per_inode) {
 			bool reserved = reserved_slot(ctx, f, k);
 
 			dst = fsck_fix_data_new(ctx, f->ino, (uint16_t)k);
 			if (dst)
 				count_new_block(ctx, f, reserved);
+		} else {
+			/* slot_ok(): a direct node slot holding NEW_ADDR */
+			int r = find_rsv(f, k);
+
+			if (r < 0)
+				return -EFSCORRUPTED;
+			dst = fsck_fix_data_new(ctx, f->rsv[r].owner, f->rsv[r].ofs);
+			if (dst)
+				count_new_block(ctx, f, true);
 		}
 		if (!dst)
 			return ctx->plan->err ? ctx->plan->err : -ENOMEM;
@@ -750,6 +803,10 @@ static int rebuild(struct fsck_ctx *ctx, int t, struct qfile *f)
 	int err;
 	uint64_t last = f->n_blk ? (f->blk[f->n_blk - 1].fofs + 1) * QT_PER_BLK : 0;
 	uint32_t limit = f->addrs_per_inode * QT_PER_BLK;
+
+	for (uint32_t i = 0; i < f->n_rsv; i++)
+		if ((f->rsv[i].fofs + 1) * QT_PER_BLK > last)
+			last = (f->rsv[i].fofs + 1) * QT_PER_BLK;
 
 	if (last > limit)
 		limit = last < QT_MAX_BUILD ? (uint32_t)last : QT_MAX_BUILD;
@@ -921,6 +978,7 @@ void fsck_quota_free(struct fsck_ctx *ctx)
 			free(f->cache[i]);
 		free(f->cache);
 		free(f->blk);
+		free(f->rsv);
 		free(f->tab);
 		free(f->tree_seen);
 		free(f->leaf_seen);

@@ -412,6 +412,33 @@ our_sload() {
 	CASE_SRC=$1
 }
 
+# bigquota_img: $IMG made again as a quota volume whose user and group
+# quota files outgrow their inodes' address slots into a direct node (node
+# offset 1): 1792 empty files loaded by our sload.f2fs, each owned (-C
+# fs_config) by its own uid and gid, spread so that every one needs tree
+# blocks of its own (top two bytes of the id differ): files of 1126 blocks.
+bigquota_img() {
+	local src=$WORK/srcbigq a b
+	if [ ! -d "$src" ]; then
+		mkdir -p "$src" || return 1
+		a=0
+		while [ $a -lt 256 ]; do
+			b=0
+			while [ $b -lt 7 ]; do
+				: >"$src/f${a}_$b"
+				echo "f${a}_$b $(((a << 24) | (b << 16) | 1)) $(((a << 24) | (b << 16) | 1)) 0644"
+				b=$((b + 1))
+			done
+			a=$((a + 1))
+		done >"$WORK/bigq.fs_config"
+	fi
+	"$MKFS" -f -q $REPRO_MKFS -O extra_attr,inode_checksum,quota "$IMG" >/dev/null 2>&1 &&
+		"$top_builddir/sload/sload.f2fs" -T "$REPRO_TIME" -C "$WORK/bigq.fs_config" -f "$src" \
+			"$IMG" >>"$WORK/inject.log" 2>&1 ||
+		echo "inject failed: bigquota_img" >>"$WORK/inject.err"
+	CASE_SRC=$src
+}
+
 # node_at INO OFS [FIELD]: the nid (FIELD 1, the default) or the block
 # address (FIELD 2) of the node at node offset OFS of inode INO in $IMG.
 node_at() {
