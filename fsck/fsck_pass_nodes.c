@@ -226,8 +226,8 @@ static int add_dentry_block(struct fsck_walk *w, uint64_t bidx, uint32_t addr,
 /* ---- fixes ---- */
 
 /* Clear address slot ofs_in_node (file block fofs) of the node being
- * walked.  An i_ext that covers it goes too (check_sizes()): left alone,
- * it would map the block the slot no longer names. */
+ * walked.  An i_ext that covers it goes too (fsck_check_sizes()): left
+ * alone, it would map the block the slot no longer names. */
 static void drop_data_slot(struct fsck_walk *w, uint32_t ofs_in_node, uint64_t fofs)
 {
 	struct fsck_file *f = &w->file;
@@ -867,7 +867,7 @@ static bool root_owns_nothing(const struct fsck_file *f, const struct f2fs_inode
 	       f->counted <= 1;
 }
 
-static void check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
+void fsck_check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
 {
 	struct fsck_ctx *ctx = w->ctx;
 	struct fsck_file *f = &w->file;
@@ -947,7 +947,7 @@ static void check_item(struct fsck_walk *w, const struct fsck_item *it,
 			fsck_fix_dentry(ctx, &it->loc, NULL, FSCK_DENT_FTYPE, f->ftype);
 	}
 	/* f2fs_fill_super() refuses a root without i_size (or i_blocks,
-	 * which check_sizes() sets); i_links is counted like any other */
+	 * which fsck_check_sizes() sets); i_links is counted like any other */
 	if (it->ino == F2FS_ROOT_INO && it->kind == ITEM_NS && f->is_dir && !le64_to_cpu(ri->i_size))
 		fsck_problem(ctx, PR_ROOT_NOT_DIR, FSCK_OBJ(.ino = it->ino, .str = "zero size"));
 	if (it->kind == ITEM_QUOTA && !S_ISREG(f->mode))
@@ -1182,7 +1182,7 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 	walk_xattr_node(w, n);
 	if (fsck_fix_node_peek(ctx, it->ino))
 		ri = &fsck_fix_node_peek(ctx, it->ino)->i;
-	check_sizes(w, ri);
+	fsck_check_sizes(w, ri);
 	if (w->qtype)
 		fsck_quota_note_inode(ctx, w->qtype - 1, &w->file, it->addr);
 	else
@@ -1190,6 +1190,7 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 	w->qtype = 0;
 	if (w->err)
 		return;
+	fsck_recheck_note(ctx, it, &w->file);
 	if (w->file.is_dir && (ri->i_inline & F2FS_INLINE_DENTRY))
 		fsck_check_inline_dir(w, it, n);
 	else if (w->file.is_dir)

@@ -250,6 +250,9 @@ void fsck_pname_put(struct fsck_pname *pn);
 const char *fsck_pname_path(struct fsck_pname *pn);
 
 /* fsck_pass_nodes.c */
+/* i_blocks, i_size and i_ext against what the walk found of the inode's
+ * blocks (w->file), once its tree was walked. */
+void fsck_check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri);
 /* Queue inode ino; the item takes pn (put on failure).  An item named by
  * an entry gets the entry's location (loc) after the push. */
 int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint8_t ftype, enum fsck_item_kind kind,
@@ -323,6 +326,12 @@ struct fsck_ssa_ent *fsck_ssa_queued(struct fsck_ctx *ctx, uint32_t addr);
 typedef void (*fsck_sum_fn)(void *arg, uint32_t blkaddr, const struct f2fs_summary *s,
 			    bool past_log);
 int fsck_ssa_for_each_data(struct fsck_ctx *ctx, fsck_sum_fn fn, void *arg);
+
+/* fsck_recheck.c: the walk has checked inode it->ino whole (f: what it
+ * found): when a fix of it is planned, keep what the targeted re-check
+ * after the repair needs to check the block written for it again. */
+void fsck_recheck_note(struct fsck_ctx *ctx, const struct fsck_item *it,
+		       const struct fsck_file *f);
 
 /* fsck_pass_dir.c */
 void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
