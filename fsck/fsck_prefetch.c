@@ -29,7 +29,7 @@
 /* Blocks per work item: small enough that the items spread over the
  * workers and a newer job (the digests the walk waits for) is taken up
  * soon, large enough that claiming one costs nothing. */
-#define PIECE		8u
+#define PIECE		32u
 #define PIECES		((FSCK_BATCH + PIECE - 1) / PIECE)
 /* Fewer blocks than this are read by the walk itself. */
 #define PREFETCH_MIN	32u

@@ -37,6 +37,7 @@
 #include "f2fs_fs.h"
 #include "f2fs_undo.h"
 #include "f2fs_zone.h"
+#include "uring.h"
 
 #ifndef IOV_MAX
 #define IOV_MAX 1024
@@ -136,6 +137,9 @@ int f2fs_dev_open(const char *path, const struct f2fs_dev_opts *opts,
 		return -ENOMEM;
 	dev->fd = -1;
 	atomic_init(&dev->nowait_refused, false);
+	atomic_init(&dev->ring_refused, false);
+	for (unsigned int i = 0; i < F2FS_DEV_RINGS; i++)
+		atomic_flag_clear(&dev->ring_busy[i]);
 	dev->unix_layer.ops = &unix_ops;
 	dev->unix_layer.dev = dev;
 	dev->top = &dev->unix_layer;
@@ -182,6 +186,8 @@ void f2fs_dev_close(struct f2fs_dev *dev)
 	f2fs_zoned_free(dev->zoned);
 	if (dev->map)
 		munmap((void *)dev->map, (size_t)dev->size_bytes);
+	for (unsigned int i = 0; i < F2FS_DEV_RINGS; i++)
+		f2fs_uring_close(dev->ring[i]);
 	if (dev->fd >= 0)
 		close(dev->fd);
 	free(dev->path);
@@ -892,27 +898,6 @@ static bool note_nowait_refusal(struct f2fs_dev *dev, int err)
 	return true;
 }
 
-/* One read that takes only what the page cache holds (RWF_NOWAIT): true
- * when it brought all `bytes`.  A miss (EAGAIN, a short read, end of file)
- * leaves the span to the announced blocking reads, and so does every
- * span once the kernel or the file refused the flag. */
-static bool read_cached(struct f2fs_dev *dev, struct iovec *iov, int niov, uint64_t off,
-			uint64_t bytes)
-{
-	ssize_t n;
-
-	if (nowait_refused(dev))
-		return false;
-	n = preadv2(dev->fd, iov, niov, (off_t)off, RWF_NOWAIT);
-	count_read_call(&dev->stats.read_calls, dev->stats.read_sizes, n);
-	if (n < 0)
-		(void)note_nowait_refusal(dev, errno);
-	if (n >= 0 && (uint64_t)n == bytes)
-		return true;
-	dev->stats.read_misses++;
-	return false;
-}
-
 static uint64_t iov_bytes(const struct iovec *iov, int niov)
 {
 	uint64_t bytes = 0;
@@ -922,32 +907,185 @@ static uint64_t iov_bytes(const struct iovec *iov, int niov)
 	return bytes;
 }
 
+/* ---- cached reads, many in one system call ---- */
+
+/* Ring slots one submission fills (spans of runs). */
+#define RING_ENTRIES	64u
+
+/* A ring of this thread's own for a while, or -1 (none free, none made:
+ * then preadv2, one call per span). */
+static int take_ring(struct f2fs_dev *dev)
+{
+	if (atomic_load_explicit(&dev->ring_refused, memory_order_relaxed))
+		return -1;
+	for (unsigned int i = 0; i < F2FS_DEV_RINGS; i++) {
+		if (atomic_flag_test_and_set_explicit(&dev->ring_busy[i], memory_order_acquire))
+			continue;
+		if (!dev->ring[i] && f2fs_uring_open(RING_ENTRIES, &dev->ring[i]) < 0) {
+			atomic_store_explicit(&dev->ring_refused, true, memory_order_relaxed);
+			atomic_flag_clear_explicit(&dev->ring_busy[i], memory_order_release);
+			return -1;
+		}
+		return (int)i;
+	}
+	return -1;
+}
+
+static void give_ring(struct f2fs_dev *dev, int i)
+{
+	atomic_flag_clear_explicit(&dev->ring_busy[i], memory_order_release);
+}
+
+/* A ring that failed is closed, and no ring is used any more. */
+static void drop_ring(struct f2fs_dev *dev, int i)
+{
+	f2fs_uring_close(dev->ring[i]);
+	dev->ring[i] = NULL;
+	atomic_store_explicit(&dev->ring_refused, true, memory_order_relaxed);
+}
+
+/* Where the spans of one submission come from. */
+struct cached_span {
+	size_t first, k;	/* runs[first, first + k) */
+	uint64_t blocks;	/* blocks asked for (not the gaps) */
+	uint64_t bytes;		/* the read's bytes, gaps included */
+};
+
+/* Spans from runs[*i..n) for one submission: at most RING_ENTRIES of them
+ * and iov_max iovecs. */
+static size_t gather_spans(const struct f2fs_dev *dev, const struct f2fs_io_vec *runs, size_t n,
+			   size_t *i, struct iovec *iov, size_t iov_max, void *scratch,
+			   struct f2fs_uring_read *rd, struct cached_span *sp)
+{
+	size_t m = 0, v = 0;
+
+	while (*i < n && m < RING_ENTRIES && v < iov_max) {
+		uint64_t blocks;
+		int niov;
+		size_t k = gather_span(runs + *i, n - *i, iov + v, iov_max - v, scratch, &niov,
+				       &blocks);
+
+		rd[m] = (struct f2fs_uring_read){
+			.iov = iov + v, .niov = niov, .fd = dev->fd,
+			.off = runs[*i].blkaddr << F2FS_BLKSIZE_BITS,
+		};
+		sp[m++] = (struct cached_span){
+			.first = *i, .k = k, .blocks = blocks, .bytes = iov_bytes(iov + v, niov),
+		};
+		v += (size_t)niov;
+		*i += k;
+	}
+	return m;
+}
+
+/* What one cached read of a span brought: its bytes, or -errno. */
+static ssize_t span_result(const struct f2fs_uring_read *rd, bool by_ring)
+{
+	if (by_ring)
+		return rd->res;
+	{
+		ssize_t n = preadv2(rd->fd, rd->iov, rd->niov, (off_t)rd->off, RWF_NOWAIT);
+
+		return n < 0 ? -errno : n;
+	}
+}
+
+/* Read what the page cache holds of runs[0..n) (sorted, checked), through
+ * a ring when there is one, else one preadv2 per span, without waiting
+ * for the device; done(arg, span, got) hears of every span in order.  The
+ * calls are counted in calls/sizes (one per span, by either way).  0, or
+ * -EAGAIN as soon as RWF_NOWAIT is refused (remembered in the device;
+ * runs[*heard..n), not heard of, are to be read the usual way). */
+static int read_cached_spans(struct f2fs_dev *dev, const struct f2fs_io_vec *runs, size_t n,
+			     struct iovec *iov, size_t iov_max, void *scratch, uint64_t *calls,
+			     uint64_t *sizes,
+			     void (*done)(void *arg, const struct cached_span *sp, bool got),
+			     void *arg, size_t *heard)
+{
+	struct f2fs_uring_read rd[RING_ENTRIES];
+	struct cached_span sp[RING_ENTRIES];
+	int ring = n > 1 ? take_ring(dev) : -1;
+	size_t i = 0;
+
+	while (i < n) {
+		size_t m = gather_spans(dev, runs, n, &i, iov, iov_max, scratch, rd, sp);
+		bool by_ring = ring >= 0 && m > 1 &&
+			       f2fs_uring_readv(dev->ring[ring], rd, m, true) == 0;
+
+		if (ring >= 0 && m > 1 && !by_ring) {
+			drop_ring(dev, ring);
+			give_ring(dev, ring);
+			ring = -1;
+		}
+		for (size_t j = 0; j < m; j++) {
+			ssize_t got = span_result(&rd[j], by_ring);
+
+			if (by_ring && (got == -EINVAL || got == -EOPNOTSUPP)) {
+				/* the ring refused the flag: the way without it decides */
+				drop_ring(dev, ring);
+				give_ring(dev, ring);
+				ring = -1;
+				by_ring = false;
+				got = span_result(&rd[j], false);
+			}
+			count_read_call(calls, sizes, got);
+			if (got < 0 && note_nowait_refusal(dev, (int)-got)) {
+				if (ring >= 0)
+					give_ring(dev, ring);
+				*heard = sp[j].first;
+				return -EAGAIN;
+			}
+			done(arg, &sp[j], got >= 0 && (uint64_t)got == sp[j].bytes);
+		}
+	}
+	if (ring >= 0)
+		give_ring(dev, ring);
+	return 0;
+}
+
+/* The tool's thread: spans the page cache served are counted, the others
+ * moved to the front of runs. */
+struct cached_pass {
+	struct f2fs_dev *dev;
+	struct f2fs_io_vec *runs;
+	size_t missed;
+};
+
+static void cached_pass_span(void *arg, const struct cached_span *sp, bool got)
+{
+	struct cached_pass *cp = arg;
+
+	if (got) {
+		cp->dev->stats.read_blocks += sp->blocks;
+		return;
+	}
+	cp->dev->stats.read_misses++;
+	memmove(cp->runs + cp->missed, cp->runs + sp->first, sp->k * sizeof(*cp->runs));
+	cp->missed += sp->k;
+}
+
 /* Read first what the page cache already holds, without waiting for the
  * device; the runs it does not hold are moved to the front of runs and
  * their count returned, to be announced together and then read (so a
  * warm run makes no hint at all, and a cold one hints only what is
- * missing).  The read-fault hook sees every read: no cached pass then. */
+ * missing).  The read-fault hook sees every read: no cached pass then.
+ * A span moves only over runs before its own (missed never passes the
+ * spans still to come), so the runs not heard of yet stay in place. */
 static size_t read_cached_runs(struct f2fs_dev *dev, struct f2fs_io_vec *runs, size_t n,
 			       struct iovec *iov, size_t iov_max, void *scratch)
 {
-	bool cached_pass = !dev->faults;
-	size_t i = 0, missed = 0;
+	struct cached_pass cp = { .dev = dev, .runs = runs };
+	size_t heard;
 
-	while (i < n) {
-		uint64_t blocks;
-		int niov;
-		size_t k = gather_span(runs + i, n - i, iov, iov_max, scratch, &niov, &blocks);
-
-		if (cached_pass && read_cached(dev, iov, niov, runs[i].blkaddr << F2FS_BLKSIZE_BITS,
-					       iov_bytes(iov, niov))) {
-			dev->stats.read_blocks += blocks;
-		} else {
-			memmove(runs + missed, runs + i, k * sizeof(*runs));
-			missed += k;
-		}
-		i += k;
-	}
-	return missed;
+	if (dev->faults || nowait_refused(dev))
+		return n;
+	if (read_cached_spans(dev, runs, n, iov, iov_max, scratch, &dev->stats.read_calls,
+			      dev->stats.read_sizes, cached_pass_span, &cp, &heard) == 0)
+		return cp.missed;
+	/* refused midway (a miss): the runs not heard of join the missed ones */
+	dev->stats.read_misses++;
+	memmove(runs + cp.missed, runs + heard, (n - heard) * sizeof(*runs));
+	return cp.missed + (n - heard);
 }
 
 static int read_sorted_runs(struct f2fs_dev *dev, const struct f2fs_io_vec *runs, size_t n,
@@ -1021,13 +1159,29 @@ bool f2fs_dev_reads_mt(const struct f2fs_dev *dev)
 /* The iovecs one worker call takes at most (a stretch of a batch). */
 #define MT_IOV_MAX	64u
 
+/* A worker's span: counted when served, else the call says -EAGAIN. */
+struct cached_mt {
+	struct f2fs_dev_tally *tally;
+	bool missed;
+};
+
+static void cached_mt_span(void *arg, const struct cached_span *sp, bool got)
+{
+	struct cached_mt *cm = arg;
+
+	if (got)
+		cm->tally->read_blocks += sp->blocks;
+	else
+		cm->missed = true;
+}
+
 int f2fs_dev_read_cached_mt(struct f2fs_dev *dev, const struct f2fs_io_vec *vec, size_t n,
 			    struct f2fs_dev_tally *tally)
 {
 	uint8_t scratch[READ_GAP_BLOCKS << F2FS_BLKSIZE_BITS];
 	struct iovec iov[MT_IOV_MAX];
-	int missed = 0;
-	size_t i = 0;
+	struct cached_mt cm = { .tally = tally };
+	size_t heard;
 
 	if (!f2fs_dev_reads_mt(dev))
 		return -EOPNOTSUPP;
@@ -1037,25 +1191,10 @@ int f2fs_dev_read_cached_mt(struct f2fs_dev *dev, const struct f2fs_io_vec *vec,
 		if (err < 0)
 			return err;
 	}
-	while (i < n) {
-		uint64_t blocks, bytes;
-		int niov;
-		size_t k = gather_span(vec + i, n - i, iov, MT_IOV_MAX, scratch, &niov, &blocks);
-		ssize_t got;
-
-		bytes = iov_bytes(iov, niov);
-		got = preadv2(dev->fd, iov, niov, (off_t)(vec[i].blkaddr << F2FS_BLKSIZE_BITS),
-			      RWF_NOWAIT);
-		count_read_call(&tally->read_calls, tally->read_sizes, got);
-		if (got < 0 && note_nowait_refusal(dev, errno))
-			return -EAGAIN;	/* this call's runs and every later one: the usual way */
-		if (got >= 0 && (uint64_t)got == bytes)
-			tally->read_blocks += blocks;
-		else
-			missed = -EAGAIN;
-		i += k;
-	}
-	return missed;
+	if (read_cached_spans(dev, vec, n, iov, MT_IOV_MAX, scratch, &tally->read_calls,
+			      tally->read_sizes, cached_mt_span, &cm, &heard) < 0)
+		return -EAGAIN;	/* refused: these runs and every later one the usual way */
+	return cm.missed ? -EAGAIN : 0;
 }
 
 void f2fs_dev_add_tally(struct f2fs_dev *dev, const struct f2fs_dev_tally *tally)

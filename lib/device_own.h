@@ -100,6 +100,9 @@ struct f2fs_dev_member {
 	uint64_t start, len;	/* the volume bytes it holds, from its offset 0 */
 };
 
+/* Threads that may read through a ring of their own at once. */
+#define F2FS_DEV_RINGS	8u
+
 /* The device's state: opaque outside lib/ (f2fs_dev.h's accessors). */
 struct f2fs_dev {
 	int fd;
@@ -127,6 +130,12 @@ struct f2fs_dev {
 	/* The kernel or the file refused RWF_NOWAIT once: no cached reads
 	 * from then on.  Set and read by the tool's thread and workers. */
 	atomic_bool nowait_refused;
+	/* io_uring rings for cached reads (lib/uring.c), made on first use,
+	 * one per thread at a time (ring_busy); ring_refused: the kernel
+	 * has none, or refused a read through one: preadv2 from then on */
+	struct f2fs_uring *ring[F2FS_DEV_RINGS];
+	atomic_flag ring_busy[F2FS_DEV_RINGS];
+	atomic_bool ring_refused;
 	struct f2fs_dev_stats stats;
 };
 

@@ -31,6 +31,7 @@
 /* The layer's private state (the mapping, the hint queue, the write
  * limit), which only this test looks at. */
 #include "../../lib/device_own.h"
+#include "../../lib/uring.h"
 
 #define NBLOCKS		64
 
@@ -533,6 +534,103 @@ static bool mt_runs_read(uint8_t (*bufs)[F2FS_BLKSIZE])
 	       block_has_pattern(bufs[2], 4) && block_has_pattern(bufs[3], 20);
 }
 
+/* The cached reads go through preadv2 (which the wrapper sees) where a
+ * test is about RWF_NOWAIT's answers: no io_uring ring for this device. */
+static void no_rings(struct f2fs_dev *dev)
+{
+	atomic_store(&dev->ring_refused, true);
+}
+
+/* Whether this kernel (and sandbox) gives the process an io_uring. */
+static bool have_uring(void)
+{
+	struct f2fs_uring *r;
+
+	if (f2fs_uring_open(4, &r) < 0)
+		return false;
+	f2fs_uring_close(r);
+	return true;
+}
+
+/* The rings: the spans of a batch and of a worker's reads go to the
+ * kernel through a ring (the preadv2 wrapper sees none of them), counted
+ * a read call each as before; a miss of the page cache is a miss; a ring
+ * that fails is closed, its reads made again by preadv2, and no ring is
+ * used from then on.  Without io_uring the first read finds out and every
+ * read is preadv2's. */
+static void test_read_cached_ring(void)
+{
+	const char *path = make_file("ring.img", NBLOCKS * F2FS_BLKSIZE);
+	struct f2fs_dev *dev = open_dev(path, true, false);
+	static uint8_t bufs[4][F2FS_BLKSIZE];
+	struct f2fs_io_vec vec[3];
+	struct f2fs_dev_tally t;
+	size_t n = mt_runs(vec, bufs);
+	bool warm = nowait_reads(path);
+	uint64_t tried = nowait_calls, calls;
+
+	memset(&t, 0, sizeof(t));
+	if (!have_uring()) {
+		/* the first read finds out: preadv2 from then on */
+		(void)f2fs_dev_read_cached_mt(dev, vec, n, &t);
+		CHECK(atomic_load(&dev->ring_refused));
+		CHECK_EQ_U64(nowait_calls - tried, 2);
+		f2fs_dev_close(dev);
+		return;
+	}
+	if (!warm) {
+		/* a file system without cached reads (tmpfs): the ring says so
+		 * as preadv2 would, and the worker reader is off */
+		CHECK_EQ_U64(f2fs_dev_read_cached_mt(dev, vec, n, &t), (uint64_t)-EAGAIN);
+		CHECK(!f2fs_dev_reads_mt(dev));
+		f2fs_dev_close(dev);
+		return;
+	}
+	CHECK_EQ_U64(f2fs_dev_read_cached_mt(dev, vec, n, &t), 0);
+	CHECK_EQ_U64(t.read_calls, 2);
+	CHECK_EQ_U64(nowait_calls, tried);
+	CHECK(mt_runs_read(bufs));
+	CHECK_EQ_U64(t.read_blocks, 4);
+	CHECK_EQ_U64(t.read_sizes[0], 1);	/* [20] */
+	CHECK_EQ_U64(t.read_sizes[1], 1);	/* [2..4] */
+	CHECK(!atomic_load(&dev->ring_refused));
+	CHECK(dev->ring[0] != NULL);
+	/* the tool's batch: cached through the ring, none missed */
+	n = mt_runs(vec, bufs);
+	calls = f2fs_dev_stats(dev)->read_calls;
+	CHECK_EQ_U64(f2fs_dev_read_batch(dev, vec, n), 0);
+	CHECK(mt_runs_read(bufs));
+	CHECK_EQ_U64(nowait_calls, tried);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_calls - calls, 2);
+	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_misses, 0);
+	/* cold: the ring's reads miss, the batch reads them the usual way */
+	if (evict_file(path)) {
+		n = mt_runs(vec, bufs);
+		calls = f2fs_dev_stats(dev)->read_calls;
+		CHECK_EQ_U64(f2fs_dev_read_batch(dev, vec, n), 0);
+		CHECK(mt_runs_read(bufs));
+		CHECK(f2fs_dev_stats(dev)->read_calls - calls >= 2);
+		CHECK_EQ_U64(nowait_calls, tried);
+	}
+	/* a ring that fails (its descriptor gone): closed, the reads made
+	 * by preadv2, and preadv2 from then on */
+	if (dev->ring[0]) {
+		close(f2fs_uring_fd(dev->ring[0]));
+		n = mt_runs(vec, bufs);
+		CHECK_EQ_U64(f2fs_dev_read_batch(dev, vec, n), 0);
+		CHECK(mt_runs_read(bufs));
+		CHECK(atomic_load(&dev->ring_refused));
+		CHECK(dev->ring[0] == NULL);
+		CHECK_EQ_U64(nowait_calls - tried, 2);
+		n = mt_runs(vec, bufs);
+		memset(&t, 0, sizeof(t));
+		(void)f2fs_dev_read_cached_mt(dev, vec, n, &t);
+		CHECK_EQ_U64(nowait_calls - tried, 4);
+		CHECK_EQ_U64(t.read_calls, 2);
+	}
+	f2fs_dev_close(dev);
+}
+
 /* The worker reader: a warm read counted in the tally only; a miss
  * (EAGAIN) is no refusal; a refusal of RWF_NOWAIT stops the call, is
  * remembered, and from then on the device takes no cached read at all
@@ -542,6 +640,8 @@ static void test_read_cached_mt(void)
 {
 	const char *path = make_file("mt.img", NBLOCKS * F2FS_BLKSIZE);
 	struct f2fs_dev *dev = open_dev(path, true, false);
+
+	no_rings(dev);
 	static uint8_t bufs[4][F2FS_BLKSIZE];
 	struct f2fs_io_vec vec[3];
 	struct f2fs_dev_tally t;
@@ -604,6 +704,7 @@ static void test_read_cached_mt(void)
 	 * batch reads its blocks all the same, one cached read tried; the
 	 * next batch tries none, and the worker reader is off. */
 	dev = open_dev(path, true, false);
+	no_rings(dev);
 	nowait_errno = EINVAL;
 	n = mt_runs(vec, bufs);
 	tried = nowait_calls;
@@ -839,6 +940,7 @@ int main(void)
 	test_batch();
 	test_batch_iov_max();
 	test_read_cached_mt();
+	test_read_cached_ring();
 	test_view();
 	test_members();
 	test_readahead();
