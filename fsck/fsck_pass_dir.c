@@ -613,12 +613,51 @@ static uint32_t seen_name(struct fsck_walk *w, const struct dir_state *s, const 
  * by a copy of another of the directory's blocks, say): the kernel finds
  * the first by lookup, readdir lists both.  The later ones go, with the
  * link they gave.  A name repeated for another inode is left alone. */
+/* Directories of more names than this go straight to the sort: their
+ * filter would take as much memory as it saves time. */
+#define FP_FILTER_MAX	16384u
+
+/* Whether no two of the directory's names share a fingerprint, as an
+ * open-addressed set of 32-bit digests of the fingerprints tells (equal
+ * names have equal fingerprints, so equal digests): true only when every
+ * digest differs; false when two may repeat, or without the memory. */
+static bool no_repeats(struct fsck_walk *w, const struct dir_state *s)
+{
+	uint32_t size = 64, mask, *set;
+
+	if (s->n_seen > FP_FILTER_MAX)
+		return false;
+	while (size < 2 * s->n_seen)
+		size *= 2;
+	if (w->fp_set_cap < size) {
+		free(w->fp_set);
+		w->fp_set = malloc((size_t)size * sizeof(*w->fp_set));
+		w->fp_set_cap = w->fp_set ? size : 0;
+		if (!w->fp_set)
+			return false;
+	}
+	set = w->fp_set;
+	mask = size - 1;
+	memset(set, 0, (size_t)size * sizeof(*set));
+	for (uint32_t i = 0; i < s->n_seen; i++) {
+		uint64_t fp = s->seen[i].fp;
+		uint32_t digest = (uint32_t)(fp ^ (fp >> 32)) | 1;	/* 0: an empty slot */
+		uint32_t h = (uint32_t)((fp * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+
+		for (; set[h]; h = (h + 1) & mask)
+			if (set[h] == digest)
+				return false;
+		set[h] = digest;
+	}
+	return true;
+}
+
 static void drop_repeated_names(struct fsck_walk *w, struct dir_state *s)
 {
 	uint8_t a[F2FS_NAME_LEN], b[F2FS_NAME_LEN], *buf = NULL;
 	char pname[F2FS_NAME_LEN * 4 + 1];
 
-	if (s->n_seen < 2)
+	if (s->n_seen < 2 || no_repeats(w, s))
 		return;
 	if (f2fs_array_sort_by_key(s->seen, s->n_seen, sizeof(*s->seen), seen_key, cmp_seen))
 		f2fs_array_sort(s->seen, s->n_seen, sizeof(*s->seen), cmp_seen);
@@ -727,31 +766,6 @@ static void restore_namelen(struct fsck_walk *w, struct dir_state *s, const stru
 	*len = kept;
 }
 
-/* The first slot from i whose bitmap bit is set, or n: the free slots
- * of a mostly empty area are passed a byte or eight at a time. */
-static uint32_t next_used_slot(const uint8_t *bitmap, uint32_t i, uint32_t n)
-{
-	while (i < n) {
-		if (i % 8 == 0 && n - i >= 64) {
-			uint64_t q;
-
-			memcpy(&q, bitmap + i / 8, sizeof(q));
-			if (!q) {
-				i += 64;
-				continue;
-			}
-		}
-		if (i % 8 == 0 && n - i >= 8 && !bitmap[i / 8]) {
-			i += 8;
-			continue;
-		}
-		if (test_bit_le(i, bitmap))
-			return i;
-		i++;
-	}
-	return n;
-}
-
 /* Scan one dentry area; bidx UINT32_MAX for the inline area. */
 static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8_t *bitmap,
 			   const struct f2fs_dir_entry *dent, const uint8_t *names,
@@ -776,7 +790,7 @@ static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8
 		uint32_t len = le16_to_cpu(de->name_len), slots;
 
 		if (!test_bit_le(i, bitmap)) {
-			i = next_used_slot(bitmap, i + 1, nslots);
+			i = f2fs_next_bit_le(bitmap, i + 1, nslots);
 			continue;
 		}
 		s->memo_name = NULL;
@@ -925,8 +939,10 @@ void fsck_dir_spares_free(struct fsck_walk *w)
 {
 	free(w->seen_spare);
 	free(w->blocks_spare);
+	free(w->fp_set);
 	w->seen_spare = w->blocks_spare = NULL;
-	w->seen_spare_cap = w->blocks_spare_cap = 0;
+	w->fp_set = NULL;
+	w->seen_spare_cap = w->blocks_spare_cap = w->fp_set_cap = 0;
 }
 
 static void free_state(struct fsck_walk *w, struct dir_state *s)

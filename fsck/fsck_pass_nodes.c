@@ -1290,6 +1290,11 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static uint32_t u32_key(const void *a)
+{
+	return *(const uint32_t *)a;
+}
+
 /* The addresses batch `ahead` (0: the next one) reads if nothing is
  * pushed meanwhile: the stack's items as walk_stack() will pop them,
  * sorted; 0 when a batch before it holds a directory (it may push) or one
@@ -1316,7 +1321,8 @@ static uint32_t next_batch_addrs(struct fsck_walk *w, uint32_t ahead, uint32_t *
 			return 0;
 		top -= i;
 		if (b == ahead) {
-			qsort(addrs, n, sizeof(*addrs), cmp_u32);
+			if (f2fs_array_sort_by_key(addrs, n, sizeof(*addrs), u32_key, NULL))
+				qsort(addrs, n, sizeof(*addrs), cmp_u32);
 			return n;
 		}
 	}

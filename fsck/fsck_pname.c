@@ -38,17 +38,23 @@ struct pname_chunk {
 	_Alignas(8) unsigned char data[];
 };
 
-/* First and largest chunk sizes: a directory of two entries takes one
- * small chunk, a directory of 100,000 about 70 large ones. */
+/* First and largest chunk sizes: a directory of two entries fits the
+ * first chunk (in its pname_more), a directory of 100,000 takes about 70
+ * large ones besides. */
 #define PNAME_CHUNK_MIN	96u
 #define PNAME_CHUNK_MAX	65536u
 
-/* What a pname may need besides its name. */
+/* What a pname may need besides its name.  The first PNAME_CHUNK_MIN
+ * bytes of its entries' pnames come with it (most directories hold a few
+ * entries: one allocation, not two). */
 struct pname_more {
 	char *path;			/* the full path once built, else NULL */
-	struct pname_chunk *chunks;	/* the pnames of its entries, newest first */
+	struct pname_chunk *chunks;	/* the pnames of its entries past first,
+					 * newest first */
 	uint32_t parent_ino;		/* the directory, for "<ino N>" */
 	bool root;			/* the root directory itself: "/" */
+	size_t first_used;
+	_Alignas(8) unsigned char first[PNAME_CHUNK_MIN];
 };
 
 struct fsck_pname {
@@ -86,9 +92,14 @@ static void *chunk_alloc(struct fsck_pname *dir, size_t size)
 
 	if (!m)
 		return NULL;
+	if (!m->chunks && sizeof(m->first) - m->first_used >= size) {
+		p = m->first + m->first_used;
+		m->first_used += size;
+		return p;
+	}
 	c = m->chunks;
 	if (!c || c->cap - c->used < size) {
-		cap = c ? c->cap * 2 : PNAME_CHUNK_MIN;
+		cap = c ? c->cap * 2 : 2 * PNAME_CHUNK_MIN;
 		if (cap > PNAME_CHUNK_MAX)
 			cap = PNAME_CHUNK_MAX;
 		if (cap < size)

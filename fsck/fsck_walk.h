@@ -180,6 +180,8 @@ struct fsck_walk {
 	 * for the next directory when small (fsck_dir_spares_free()) */
 	void *seen_spare, *blocks_spare;
 	uint32_t seen_spare_cap, blocks_spare_cap;
+	uint32_t *fp_set;		/* fsck_pass_dir.c's repeated-name filter */
+	uint32_t fp_set_cap;
 };
 
 /* fsck_digest.c: what worker threads compute of a batch's inode blocks

@@ -14,6 +14,7 @@
 #include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ---- endianness ------------------------------------------------------ */
 
@@ -681,6 +682,31 @@ static inline void f2fs_clear_bit(unsigned int nr, uint8_t *addr)
 static inline int test_bit_le(unsigned int nr, const uint8_t *addr)
 {
 	return (addr[nr >> 3] >> (nr & 7)) & 1;
+}
+
+/* The first bit set at or after bit i of a little-endian bitmap of n
+ * bits, or n: zero words and bytes are skipped whole. */
+static inline uint32_t f2fs_next_bit_le(const uint8_t *bitmap, uint32_t i, uint32_t n)
+{
+	while (i < n) {
+		if (i % 8 == 0 && n - i >= 64) {
+			uint64_t q;
+
+			memcpy(&q, bitmap + i / 8, sizeof(q));
+			if (!q) {
+				i += 64;
+				continue;
+			}
+		}
+		if (i % 8 == 0 && n - i >= 8 && !bitmap[i / 8]) {
+			i += 8;
+			continue;
+		}
+		if (test_bit_le(i, bitmap))
+			return i;
+		i++;
+	}
+	return n;
 }
 static inline void set_bit_le(unsigned int nr, uint8_t *addr)
 {

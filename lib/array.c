@@ -246,26 +246,41 @@ void f2fs_array_sort(void *base, size_t n, size_t size,
 
 /* Pairs (key << 32 | index) ordered by key, equal keys in index order:
  * a least-significant-digit radix sort over the key's four bytes through
- * tmp, skipping the bytes every key shares. */
+ * tmp, the four histograms counted in one pass, skipping the bytes every
+ * key shares. */
 static void radix_sort_pairs(uint64_t *pairs, uint64_t *tmp, size_t n)
 {
-	for (unsigned int shift = 32; shift < 64; shift += 8) {
-		size_t count[256] = { 0 }, at = 0;
+	size_t count[4][256] = { { 0 } };
+	uint64_t *from = pairs, *to = tmp, *swap;
 
-		for (size_t i = 0; i < n; i++)
-			count[(pairs[i] >> shift) & 0xff]++;
-		if (count[(pairs[0] >> shift) & 0xff] == n)
+	for (size_t i = 0; i < n; i++) {
+		uint32_t key = (uint32_t)(pairs[i] >> 32);
+
+		count[0][key & 0xff]++;
+		count[1][(key >> 8) & 0xff]++;
+		count[2][(key >> 16) & 0xff]++;
+		count[3][key >> 24]++;
+	}
+	for (unsigned int d = 0; d < 4; d++) {
+		unsigned int shift = 32 + 8 * d;
+		size_t *c = count[d], at = 0;
+
+		if (c[(from[0] >> shift) & 0xff] == n)
 			continue;
-		for (unsigned int d = 0; d < 256; d++) {
-			size_t c = count[d];
+		for (unsigned int v = 0; v < 256; v++) {
+			size_t k = c[v];
 
-			count[d] = at;
-			at += c;
+			c[v] = at;
+			at += k;
 		}
 		for (size_t i = 0; i < n; i++)
-			tmp[count[(pairs[i] >> shift) & 0xff]++] = pairs[i];
-		memcpy(pairs, tmp, n * sizeof(*pairs));
+			to[c[(from[i] >> shift) & 0xff]++] = from[i];
+		swap = from;
+		from = to;
+		to = swap;
 	}
+	if (from != pairs)
+		memcpy(pairs, from, n * sizeof(*pairs));
 }
 
 /* Element i of base becomes the one the low half of pairs[i] names, by
@@ -320,30 +335,69 @@ static void insert_sort_pairs(uint64_t *pairs, size_t n)
 	}
 }
 
-/* Arrays up to this long are sorted without allocating. */
+/* The arrays sorted by key often come in order already, or reversed (a
+ * stack popped): both are found in one pass and need no sort. */
+enum pairs_order { PAIRS_ASCENDING, PAIRS_DESCENDING, PAIRS_MIXED };
+
+static enum pairs_order pairs_order(const uint64_t *pairs, size_t n)
+{
+	bool up = true, down = true;
+
+	for (size_t i = 1; i < n && (up || down); i++) {
+		uint32_t prev = (uint32_t)(pairs[i - 1] >> 32), cur = (uint32_t)(pairs[i] >> 32);
+
+		up = up && prev <= cur;
+		down = down && prev > cur;	/* strictly: equal keys keep their order */
+	}
+	return up ? PAIRS_ASCENDING : down ? PAIRS_DESCENDING : PAIRS_MIXED;
+}
+
+static void reverse_pairs(uint64_t *pairs, size_t n)
+{
+	for (size_t i = 0, j = n - 1; i < j; i++, j--) {
+		uint64_t t = pairs[i];
+
+		pairs[i] = pairs[j];
+		pairs[j] = t;
+	}
+}
+
+/* Arrays up to this long are sorted by insertion. */
 #define SORT_KEYED_SHORT	64
+/* Arrays up to this long are sorted without allocating (the pairs and
+ * the radix sort's second half on the stack: 4 KiB). */
+#define SORT_KEYED_STACK	256
 
 int f2fs_array_sort_by_key(void *base, size_t n, size_t size,
 			   uint32_t (*key)(const void *),
 			   int (*cmp)(const void *, const void *))
 {
 	uint8_t hold[F2FS_SORT_KEYED_MAX];
-	uint64_t few[SORT_KEYED_SHORT], *pairs = few;
+	uint64_t few[2 * SORT_KEYED_STACK], *pairs = few;
 	uint8_t *b = base;
 
 	if (n < 2)
 		return 0;
 	if (size > sizeof(hold) || n > UINT32_MAX)
 		return -EINVAL;
-	if (n > SORT_KEYED_SHORT && !(pairs = malloc(n * 2 * sizeof(*pairs))))
+	if (n > SORT_KEYED_STACK && !(pairs = malloc(n * 2 * sizeof(*pairs))))
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		pairs[i] = (uint64_t)key(b + i * size) << 32 | i;
-	if (pairs == few)
-		insert_sort_pairs(pairs, n);
-	else
-		radix_sort_pairs(pairs, pairs + n, n);
-	apply_order(b, n, size, pairs, hold);
+	switch (pairs_order(pairs, n)) {
+	case PAIRS_ASCENDING:
+		break;
+	case PAIRS_DESCENDING:
+		reverse_pairs(pairs, n);
+		apply_order(b, n, size, pairs, hold);
+		break;
+	default:
+		if (n <= SORT_KEYED_SHORT)
+			insert_sort_pairs(pairs, n);
+		else
+			radix_sort_pairs(pairs, pairs + n, n);
+		apply_order(b, n, size, pairs, hold);
+	}
 	if (pairs != few)
 		free(pairs);
 	if (cmp)

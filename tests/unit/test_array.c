@@ -154,7 +154,7 @@ static uint32_t next_rand(uint32_t *state)
 }
 
 /* Key k of n in each input shape: random, sorted, reversed, all equal,
- * few distinct, organ pipe, sawtooth. */
+ * few distinct, organ pipe, reversed with ties, sawtooth. */
 static uint32_t shaped_key(int shape, uint32_t k, uint32_t n, uint32_t *rnd)
 {
 	switch (shape) {
@@ -164,6 +164,7 @@ static uint32_t shaped_key(int shape, uint32_t k, uint32_t n, uint32_t *rnd)
 	case 3: return 7;
 	case 4: return next_rand(rnd) % 5;
 	case 5: return k < n / 2 ? k : n - k;
+	case 6: return (n - k) / 2;	/* descending, in pairs of equal keys */
 	default: return k % 17;
 	}
 }
@@ -187,7 +188,7 @@ static void test_sort_shapes(void)
 	static const uint32_t sizes[] = { 0, 1, 2, 3, 15, 16, 17, 18, 100, 1000, 20000 };
 	uint32_t rnd = 1, bad = 0;
 
-	for (int shape = 0; shape < 7; shape++) {
+	for (int shape = 0; shape < 8; shape++) {
 		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
 			uint32_t n = sizes[z];
 			struct wide *a = calloc(n + 1, sizeof(*a)), *b = calloc(n + 1, sizeof(*b));
@@ -302,7 +303,7 @@ static void test_sort_by_key(void)
 	static const uint32_t sizes[] = { 0, 1, 2, 3, 16, 17, 100, 1000, 20000 };
 	uint32_t rnd = 7, bad = 0;
 
-	for (int shape = 0; shape < 7; shape++) {
+	for (int shape = 0; shape < 8; shape++) {
 		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
 			uint32_t n = sizes[z];
 			struct wide *a = calloc(n + 1, sizeof(*a)), *b = calloc(n + 1, sizeof(*b));
