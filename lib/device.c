@@ -936,12 +936,15 @@ static void give_ring(struct f2fs_dev *dev, int i)
 	atomic_flag_clear_explicit(&dev->ring_busy[i], memory_order_release);
 }
 
-/* A ring that failed is closed, and no ring is used any more. */
-static void drop_ring(struct f2fs_dev *dev, int i)
+/* A ring that failed is closed and given back, and no ring is used any
+ * more; -1, for the caller's ring number. */
+static int drop_ring(struct f2fs_dev *dev, int i)
 {
 	f2fs_uring_close(dev->ring[i]);
 	dev->ring[i] = NULL;
 	atomic_store_explicit(&dev->ring_refused, true, memory_order_relaxed);
+	give_ring(dev, i);
+	return -1;
 }
 
 /* Where the spans of one submission come from. */
@@ -981,13 +984,12 @@ static size_t gather_spans(const struct f2fs_dev *dev, const struct f2fs_io_vec 
 /* What one cached read of a span brought: its bytes, or -errno. */
 static ssize_t span_result(const struct f2fs_uring_read *rd, bool by_ring)
 {
+	ssize_t n;
+
 	if (by_ring)
 		return rd->res;
-	{
-		ssize_t n = preadv2(rd->fd, rd->iov, rd->niov, (off_t)rd->off, RWF_NOWAIT);
-
-		return n < 0 ? -errno : n;
-	}
+	n = preadv2(rd->fd, rd->iov, rd->niov, (off_t)rd->off, RWF_NOWAIT);
+	return n < 0 ? -errno : n;
 }
 
 /* Read what the page cache holds of runs[0..n) (sorted, checked), through
@@ -1012,19 +1014,14 @@ static int read_cached_spans(struct f2fs_dev *dev, const struct f2fs_io_vec *run
 		bool by_ring = ring >= 0 && m > 1 &&
 			       f2fs_uring_readv(dev->ring[ring], rd, m, true) == 0;
 
-		if (ring >= 0 && m > 1 && !by_ring) {
-			drop_ring(dev, ring);
-			give_ring(dev, ring);
-			ring = -1;
-		}
+		if (ring >= 0 && m > 1 && !by_ring)
+			ring = drop_ring(dev, ring);
 		for (size_t j = 0; j < m; j++) {
 			ssize_t got = span_result(&rd[j], by_ring);
 
 			if (by_ring && (got == -EINVAL || got == -EOPNOTSUPP)) {
 				/* the ring refused the flag: the way without it decides */
-				drop_ring(dev, ring);
-				give_ring(dev, ring);
-				ring = -1;
+				ring = drop_ring(dev, ring);
 				by_ring = false;
 				got = span_result(&rd[j], false);
 			}
