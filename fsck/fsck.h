@@ -240,6 +240,9 @@ void fsck_output_finish(struct fsck_output *out, const char *device, int exit_co
 /* --json with a command line refused (exit 16): the error object alone. */
 void fsck_print_usage_error_json(int exit_code);
 void fsck_progress(struct fsck_ctx *ctx, int pass, uint64_t cur, uint64_t max);
+/* Threads a step may use, this one included (-j N, else the CPUs online;
+ * fsck_digest.c). */
+unsigned int fsck_jobs_wanted(const struct fsck_ctx *ctx);
 void fsck_report_free(struct fsck_ctx *ctx);
 
 /* ---- the passes ---- */

@@ -215,7 +215,7 @@ static void dentry_item(void *arg, uint32_t i)
 	digest_dentry(dg->dentries.src[i], (struct dentry_digest *)dg->dentries.out + i);
 }
 
-static unsigned int jobs_wanted(const struct fsck_ctx *ctx)
+unsigned int fsck_jobs_wanted(const struct fsck_ctx *ctx)
 {
 	long online;
 
@@ -243,7 +243,7 @@ static void free_digests(struct fsck_digests *dg)
  * save time. */
 void fsck_digest_start(struct fsck_walk *w)
 {
-	unsigned int jobs = jobs_wanted(w->ctx);
+	unsigned int jobs = fsck_jobs_wanted(w->ctx);
 	struct fsck_digests *dg;
 	int err;
 

@@ -24,6 +24,7 @@
 #include "f2fs_array.h"
 #include "f2fs_crc.h"
 #include "f2fs_err.h"
+#include "f2fs_workers.h"
 #include "fsck.h"
 
 #define MAX_DUP_LOOKUPS	64
@@ -417,6 +418,21 @@ bool fsck_nat_fix_inode_owner(struct fsck_ctx *ctx, uint32_t ino)
 	return f2fs_nat_set(&ctx->nat, ino, &e) == 0;
 }
 
+/* Every NAT block, read and decoded by -j N threads when it has them
+ * (threads only save time: without them, one reads all). */
+static int load_nat(struct fsck_ctx *ctx)
+{
+	unsigned int jobs = fsck_jobs_wanted(ctx);
+	struct f2fs_workers *pool = NULL;
+	int err = 0;
+
+	if (jobs > 1)
+		pool = f2fs_workers_start(jobs - 1, &err);
+	err = f2fs_nat_load_all_mt(ctx->fs, &ctx->nat, pool);
+	f2fs_workers_stop(pool);
+	return err;
+}
+
 int fsck_pass_nat(struct fsck_ctx *ctx)
 {
 	struct fsck_ctx *c = ctx;
@@ -428,7 +444,7 @@ int fsck_pass_nat(struct fsck_ctx *ctx)
 	if (err)
 		return err;
 	c->nat_loaded = true;
-	err = f2fs_nat_load_all(c->fs, &c->nat);
+	err = load_nat(ctx);
 	if (err == -EFSCORRUPTED) {
 		fsck_problem(ctx, PR_CP_SANITY, FSCK_OBJ(.str = "the NAT does not fit the superblock geometry"));
 		f2fs_nat_free(&c->nat);

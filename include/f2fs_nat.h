@@ -86,6 +86,15 @@ uint32_t f2fs_nat_block_addr(const struct f2fs_fs *fs,
 
 /* Load every NAT block (current copy) in batches, then apply the journal. */
 int f2fs_nat_load_all(struct f2fs_fs *fs, struct f2fs_nat_model *nm);
+/* The same, with the pool's workers and the caller each reading (from the
+ * page cache only) and decoding a share of the blocks at once; what the
+ * page cache lacked is then read the usual way.  The model it leaves is the
+ * one f2fs_nat_load_all() leaves.  A NULL pool, a pool without workers or a
+ * device that cannot be read from several threads (f2fs_dev_reads_mt())
+ * is f2fs_nat_load_all(). */
+struct f2fs_workers;
+int f2fs_nat_load_all_mt(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
+			 struct f2fs_workers *pool);
 /* Load only the given NAT blocks (batched, with readahead); already loaded
  * blocks are skipped. */
 int f2fs_nat_load_blocks(struct f2fs_fs *fs, struct f2fs_nat_model *nm,

@@ -8,7 +8,10 @@
  * it, so the pages of an empty NAT are never touched; f2fs_nat_writeback()
  * gives the pages of released blocks back to the system.  Reads go through f2fs_dev_read_batch()
  * with every block of a step announced first; nothing reads one block at
- * a time.
+ * a time.  f2fs_nat_load_all_mt() shares the reading and decoding of the
+ * whole NAT with worker threads: each decodes only its own blocks' entries
+ * and counts, and the caller settles them (loaded bits, journal, totals)
+ * in block order afterwards.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +21,7 @@
 #include "f2fs_err.h"
 #include "f2fs_mount.h"
 #include "f2fs_nat.h"
+#include "f2fs_workers.h"
 
 /* NAT blocks per f2fs_dev_read_batch() call when loading (4 MiB). */
 #define NAT_LOAD_BATCH	1024u
@@ -323,11 +327,13 @@ static uint32_t block_nids(const struct f2fs_nat_model *nm, uint32_t b)
 }
 
 /* Counts of a block whose entries are already in ent[] (or all zero when
- * the block held nothing), before the journal is laid over it. */
-static void count_block(struct f2fs_nat_model *nm, uint32_t b, bool zero)
+ * the block held nothing), before the journal is laid over it: sets
+ * block_used[b] and returns the block's valid nodes (the caller adds them
+ * to valid_nodes; decode_block() runs on worker threads). */
+static uint32_t count_block(struct f2fs_nat_model *nm, uint32_t b, bool zero)
 {
 	uint32_t first = block_first_nid(b), n = block_nids(nm, b);
-	uint32_t used = 0;
+	uint32_t used = 0, valid = 0;
 
 	if (!zero) {
 		for (uint32_t i = 0; i < n; i++) {
@@ -336,26 +342,41 @@ static void count_block(struct f2fs_nat_model *nm, uint32_t b, bool zero)
 			if (entry_used(e) || first + i == 0)
 				used++;
 			if (entry_is_valid_node(first + i, e))
-				nm->valid_nodes++;
+				valid++;
 		}
 	} else if (b == 0) {
 		used = 1;
 	}
 	nm->block_used[b] = (uint16_t)used;
+	return valid;
 }
 
-/* Take the raw content of block b (NULL: all zero) into the model. */
-static void install_block(struct f2fs_nat_model *nm, uint32_t b, const uint8_t *raw)
+/* The part of taking block b's raw content (NULL: all zero) that touches
+ * only what belongs to b (its entries in ent[], block_used[b]): blocks
+ * apart may be decoded at once.  Returns the block's valid nodes. */
+static uint32_t decode_block(struct f2fs_nat_model *nm, uint32_t b, const uint8_t *raw)
 {
 	bool zero = !raw || raw_entries_zero(raw);
 
 	if (!zero)
 		memcpy(&nm->ent[block_first_nid(b)], raw,
 		       block_nids(nm, b) * sizeof(struct f2fs_nat_entry));
-	count_block(nm, b, zero);
+	return count_block(nm, b, zero);
+}
+
+/* The rest, one block at a time: b is loaded, and the journal lies over it. */
+static void settle_block(struct f2fs_nat_model *nm, uint32_t b)
+{
 	set_bit_le(b, nm->block_loaded);
 	clear_bit_le(b, nm->block_released);
 	apply_journal_entries(nm, true, b);
+}
+
+/* Take the raw content of block b (NULL: all zero) into the model. */
+static void install_block(struct f2fs_nat_model *nm, uint32_t b, const uint8_t *raw)
+{
+	nm->valid_nodes += decode_block(nm, b, raw);
+	settle_block(nm, b);
 }
 
 void f2fs_nat_mark_all_loaded(struct f2fs_nat_model *nm)
@@ -550,6 +571,141 @@ out:
 	return err;
 }
 
+/* ---- loading with worker threads -------------------------------------- */
+
+/* NAT blocks per chunk of the parallel loader (512 KiB of buffer per lane). */
+#define NAT_MT_CHUNK	128u
+/* Lanes at most: the caller and up to this many workers less one. */
+#define NAT_MT_LANES	8u
+
+/* The parallel load of a sorted list of blocks: chunk c is blocks
+ * [c * NAT_MT_CHUNK, ...) of the list; lane l reads and decodes chunks l,
+ * l + lanes, ... into its own buffer.  What a chunk found is in chunk_*[c]
+ * (each written by one lane only). */
+struct nat_mt_load {
+	struct f2fs_fs *fs;
+	struct f2fs_nat_model *nm;
+	const uint32_t *list;
+	uint32_t n, chunks, lanes;
+	uint8_t *buf[NAT_MT_LANES];		/* NAT_MT_CHUNK blocks each */
+	struct f2fs_dev_tally tally[NAT_MT_LANES];
+	int *chunk_err;				/* 0: decoded; else read the usual way */
+	uint32_t *chunk_valid;			/* valid nodes of a decoded chunk */
+};
+
+static void load_chunk(struct nat_mt_load *ld, uint32_t lane, uint32_t c)
+{
+	struct f2fs_io_vec vec[NAT_MT_CHUNK];
+	const uint8_t *blk[NAT_MT_CHUNK];
+	uint32_t first = c * NAT_MT_CHUNK;
+	uint32_t cnt = ld->n - first < NAT_MT_CHUNK ? ld->n - first : NAT_MT_CHUNK;
+	size_t nvec = build_nat_runs(ld->fs, ld->nm, ld->list + first, cnt, ld->buf[lane], vec);
+	uint32_t valid = 0;
+
+	ld->chunk_err[c] = f2fs_dev_read_cached_mt(ld->fs->dev, vec, nvec, &ld->tally[lane]);
+	if (ld->chunk_err[c])
+		return;
+	for (size_t k = 0; k < nvec; k++)
+		vec[k].data = vec[k].buf;
+	f2fs_dev_view_blocks(vec, nvec, blk);
+	for (uint32_t i = 0; i < cnt; i++)
+		valid += decode_block(ld->nm, ld->list[first + i], blk[i]);
+	ld->chunk_valid[c] = valid;
+}
+
+static void load_lane(void *arg, uint32_t lane)
+{
+	struct nat_mt_load *ld = arg;
+
+	for (uint32_t c = lane; c < ld->chunks; c += ld->lanes)
+		load_chunk(ld, lane, c);
+}
+
+/* After the lanes: settle every decoded block in list order, gather what
+ * the page cache could not serve into missed[] (its count in *n_missed). */
+static void settle_chunks(struct nat_mt_load *ld, uint32_t *missed, uint32_t *n_missed)
+{
+	*n_missed = 0;
+	for (uint32_t c = 0; c < ld->chunks; c++) {
+		uint32_t first = c * NAT_MT_CHUNK;
+		uint32_t end = ld->n - first < NAT_MT_CHUNK ? ld->n : first + NAT_MT_CHUNK;
+
+		for (uint32_t i = first; i < end; i++) {
+			if (ld->chunk_err[c])
+				missed[(*n_missed)++] = ld->list[i];
+			else
+				settle_block(ld->nm, ld->list[i]);
+		}
+		if (!ld->chunk_err[c])
+			ld->nm->valid_nodes += ld->chunk_valid[c];
+	}
+	for (uint32_t l = 0; l < ld->lanes; l++)
+		f2fs_dev_add_tally(ld->fs->dev, &ld->tally[l]);
+}
+
+static void free_mt_load(struct nat_mt_load *ld)
+{
+	for (uint32_t l = 0; l < NAT_MT_LANES; l++)
+		free(ld->buf[l]);
+	free(ld->chunk_err);
+	free(ld->chunk_valid);
+}
+
+static int setup_mt_load(struct nat_mt_load *ld, uint32_t lanes)
+{
+	ld->chunks = (ld->n + NAT_MT_CHUNK - 1) / NAT_MT_CHUNK;
+	ld->lanes = lanes < ld->chunks ? lanes : ld->chunks;
+	ld->chunk_err = calloc(ld->chunks, sizeof(*ld->chunk_err));
+	ld->chunk_valid = calloc(ld->chunks, sizeof(*ld->chunk_valid));
+	if (!ld->chunk_err || !ld->chunk_valid)
+		return -ENOMEM;
+	for (uint32_t l = 0; l < ld->lanes; l++) {
+		ld->buf[l] = malloc((size_t)NAT_MT_CHUNK * F2FS_BLKSIZE);
+		if (!ld->buf[l])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Read and install list[0..n) (sorted, unique, none loaded yet) with the
+ * pool's workers; *done false when it could not start (nothing changed:
+ * the caller reads the usual way). */
+static int read_and_install_mt(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
+			       const uint32_t *list, uint32_t n, struct f2fs_workers *pool,
+			       bool *done)
+{
+	struct nat_mt_load ld = { .fs = fs, .nm = nm, .list = list, .n = n };
+	unsigned int lanes = f2fs_workers_count(pool) + 1;
+	struct f2fs_job *job;
+	uint32_t *missed, n_missed;
+	int err;
+
+	*done = false;
+	if (lanes > NAT_MT_LANES)
+		lanes = NAT_MT_LANES;
+	err = setup_mt_load(&ld, lanes);
+	job = err ? NULL : f2fs_job_new();
+	missed = err ? NULL : malloc((size_t)n * sizeof(*missed));
+	if (job && missed)
+		readahead_blocks(fs, nm, list, n);
+	if (!job || !missed || f2fs_job_run(pool, job, load_lane, &ld, ld.lanes) != 0) {
+		f2fs_job_free(job);
+		free(missed);
+		free_mt_load(&ld);
+		return 0;
+	}
+	*done = true;
+	for (uint32_t l = 0; l < ld.lanes; l++)
+		f2fs_job_take(job, l);
+	f2fs_job_finish(pool, job);
+	f2fs_job_free(job);
+	settle_chunks(&ld, missed, &n_missed);
+	free_mt_load(&ld);
+	err = read_and_install(fs, nm, missed, n_missed);
+	free(missed);
+	return err;
+}
+
 /* Insane journal entries are counted in journal_bad, not fatal here. */
 static void ensure_journal(struct f2fs_fs *fs, struct f2fs_nat_model *nm)
 {
@@ -557,10 +713,12 @@ static void ensure_journal(struct f2fs_fs *fs, struct f2fs_nat_model *nm)
 		(void)f2fs_nat_load_journal(nm, f2fs_nat_journal(fs));
 }
 
-int f2fs_nat_load_all(struct f2fs_fs *fs, struct f2fs_nat_model *nm)
+int f2fs_nat_load_all_mt(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
+			 struct f2fs_workers *pool)
 {
 	uint32_t *list, n = 0;
-	int err;
+	bool done = false;
+	int err = 0;
 
 	err = check_nat_geometry(fs, nm);
 	if (err)
@@ -572,9 +730,17 @@ int f2fs_nat_load_all(struct f2fs_fs *fs, struct f2fs_nat_model *nm)
 	for (uint32_t b = 0; b < nm->nat_blocks; b++)
 		if (!block_is_loaded(nm, b))
 			list[n++] = b;
-	err = read_and_install(fs, nm, list, n);
+	if (pool && f2fs_workers_count(pool) && n > NAT_MT_CHUNK && f2fs_dev_reads_mt(fs->dev))
+		err = read_and_install_mt(fs, nm, list, n, pool, &done);
+	if (!done)
+		err = read_and_install(fs, nm, list, n);
 	free(list);
 	return err;
+}
+
+int f2fs_nat_load_all(struct f2fs_fs *fs, struct f2fs_nat_model *nm)
+{
+	return f2fs_nat_load_all_mt(fs, nm, NULL);
 }
 
 static int cmp_u32(const void *a, const void *b)

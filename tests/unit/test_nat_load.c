@@ -12,7 +12,10 @@
  * kept nid from memory (their pages given back, nat_bits unchanged), and a
  * reload reads them back from the copy written; a block written back,
  * dirtied again and flushed goes to the same copy with its bit flipped
- * once.  mkfs.f2fs missing is a failure.
+ * once.  The parallel loader (f2fs_nat_load_all_mt, with one and with
+ * three workers, after a partial load, with the NAT dropped from the page
+ * cache) leaves the model the single-threaded one leaves.  mkfs.f2fs
+ * missing is a failure.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -23,6 +26,7 @@
 #include "f2fs_err.h"
 #include "f2fs_mount.h"
 #include "f2fs_nat.h"
+#include "f2fs_workers.h"
 #include "unit.h"
 
 static int make_image(const char *dir, const char *name, const char *size,
@@ -488,6 +492,82 @@ static void test_flush_read_only(const char *path)
 	f2fs_fs_close(fs);
 }
 
+/* Two models hold the same: entries, counts, loaded blocks, shadows. */
+static void compare_models(const struct f2fs_nat_model *a, const struct f2fs_nat_model *b)
+{
+	CHECK_EQ_U64(a->nat_blocks, b->nat_blocks);
+	CHECK(!memcmp(a->ent, b->ent, (size_t)a->max_nid * sizeof(*a->ent)));
+	CHECK(!memcmp(a->block_used, b->block_used, a->nat_blocks * sizeof(*a->block_used)));
+	CHECK(!memcmp(a->block_loaded, b->block_loaded, a->bitmap_bytes));
+	CHECK(!memcmp(a->block_released, b->block_released, a->bitmap_bytes));
+	CHECK(!memcmp(a->journal_shadowed, b->journal_shadowed,
+		      NAT_JOURNAL_ENTRIES * sizeof(*a->journal_shadowed)));
+	CHECK_EQ_U64(a->valid_nodes, b->valid_nodes);
+	CHECK_EQ_U64(a->journal_bad, b->journal_bad);
+}
+
+/* Load with workers (0: the single-threaded loader), after loading
+ * `pre` blocks first when pre_n. */
+static void load_with(struct f2fs_fs *fs, const uint8_t *bitmap, unsigned int workers,
+		      const uint32_t *pre, uint32_t pre_n, struct f2fs_nat_model *nm)
+{
+	struct f2fs_workers *pool = NULL;
+	int err = 0;
+
+	CHECK_EQ_U64(f2fs_nat_init(nm, fs->max_nid, bitmap), 0);
+	if (pre_n)
+		CHECK_EQ_U64(f2fs_nat_load_blocks(fs, nm, pre, pre_n), 0);
+	if (workers) {
+		pool = f2fs_workers_start(workers, &err);
+		CHECK(pool != NULL);
+	}
+	CHECK_EQ_U64(f2fs_nat_load_all_mt(fs, nm, pool), 0);
+	f2fs_workers_stop(pool);
+}
+
+/* Entries spread over many blocks (and the root in the journal), flushed
+ * to the inactive copies: every loader must read them back alike. */
+static void test_mt_load(const char *path)
+{
+	static const uint32_t pre[] = { 1, 2, 130, 700 };
+	struct f2fs_fs *fs;
+	struct f2fs_nat_model nm, ref, got;
+	struct f2fs_nat_entry e;
+	unsigned int workers[] = { 1, 3 };
+
+	if (open_fs(path, true, &fs))
+		return;
+	CHECK_EQ_U64(f2fs_nat_init(&nm, fs->max_nid, fs->nat_bitmap), 0);
+	CHECK_EQ_U64(f2fs_nat_load_all(fs, &nm), 0);
+	for (uint32_t k = 0; k < 2000; k++) {
+		uint32_t nid = 3 + k * 97;
+
+		if (nid >= fs->max_nid)
+			break;
+		e = mk((uint8_t)(k & 7), k % 3 ? nid : 3, fs->main_blkaddr + k);
+		CHECK_EQ_U64(f2fs_nat_set(&nm, nid, &e), 0);
+	}
+	CHECK_EQ_U64(f2fs_nat_flush(fs, &nm, true), 0);
+	load_with(fs, nm.cur_bitmap, 0, NULL, 0, &ref);
+	CHECK(ref.valid_nodes > 100);
+	for (unsigned int w = 0; w < 2; w++) {
+		load_with(fs, nm.cur_bitmap, workers[w], NULL, 0, &got);
+		compare_models(&ref, &got);
+		f2fs_nat_free(&got);
+		load_with(fs, nm.cur_bitmap, workers[w], pre, 4, &got);
+		compare_models(&ref, &got);
+		f2fs_nat_free(&got);
+	}
+	/* what the page cache lacks is read the usual way */
+	(void)f2fs_dev_forget_cached(fs->dev, fs->nat_blkaddr, 2u * ref.nat_blocks + BLKS_PER_SEG);
+	load_with(fs, nm.cur_bitmap, 1, NULL, 0, &got);
+	compare_models(&ref, &got);
+	f2fs_nat_free(&got);
+	f2fs_nat_free(&ref);
+	f2fs_nat_free(&nm);
+	f2fs_fs_close(fs);
+}
+
 static void remove_dir(const char *dir)
 {
 	char cmd[512];
@@ -519,9 +599,10 @@ int main(void)
 		test_writeback(path);
 	else
 		CHECK(!"mkfs.f2fs 1G for the write-back");
-	if (!make_image(dir, "16g.img", "16G", path, sizeof(path)))
+	if (!make_image(dir, "16g.img", "16G", path, sizeof(path))) {
 		test_fresh_load(path);
-	else
+		test_mt_load(path);
+	} else
 		CHECK(!"mkfs.f2fs 16G");
 	remove_dir(dir);
 	return unit_finish("test_nat_load");
