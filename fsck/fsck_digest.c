@@ -127,24 +127,14 @@ static void digest_inline_names(const struct fsck_ctx *ctx, const uint8_t *blk,
 				struct inode_digest *d)
 {
 	const struct f2fs_inode *ri = &((const struct f2fs_node *)blk)->i;
-	uint32_t extra = fsck_extra_words(ri), ixa = fsck_inline_xattr_addrs(ctx, ri);
-	uint32_t size, nslots, bitmap_bytes, reserved;
-	const uint8_t *base, *dent;
+	struct fsck_inline_dents at;
 
-	if (extra + ixa + 1 >= DEF_ADDRS_PER_INODE)
+	if (!fsck_inline_dents(ctx, ri, &at) || at.nslots == 0 || at.nslots > INLINE_SLOTS_MAX)
 		return;
-	size = 4 * (DEF_ADDRS_PER_INODE - extra - ixa - 1);
-	nslots = f2fs_inline_dentry_slots(size);
-	bitmap_bytes = (nslots + 7) / 8;
-	reserved = size - (nslots * (SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) + bitmap_bytes);
-	base = (const uint8_t *)&ri->i_addr[extra + 1];
-	dent = base + bitmap_bytes + reserved;
-	if (nslots == 0 || nslots > INLINE_SLOTS_MAX)
-		return;
-	hash_names(base, (const struct f2fs_dir_entry *)dent,
-		   dent + (size_t)nslots * SIZE_OF_DIR_ENTRY, nslots, d->hash, d->len);
-	d->name_off = (uint16_t)(dent + (size_t)nslots * SIZE_OF_DIR_ENTRY - blk);
-	d->nslots = (uint16_t)nslots;
+	hash_names(blk + at.bitmap_off, (const struct f2fs_dir_entry *)(blk + at.de_off),
+		   blk + at.name_off, at.nslots, d->hash, d->len);
+	d->name_off = (uint16_t)at.name_off;
+	d->nslots = (uint16_t)at.nslots;
 }
 
 /* Bit k set: piece k of the block holds a non-zero byte. */

@@ -39,6 +39,23 @@ uint32_t fsck_inline_xattr_addrs(const struct fsck_ctx *ctx, const struct f2fs_i
 	return 0;
 }
 
+bool fsck_inline_dents(const struct fsck_ctx *ctx, const struct f2fs_inode *ri,
+		       struct fsck_inline_dents *d)
+{
+	uint32_t extra = fsck_extra_words(ri), ixa = fsck_inline_xattr_addrs(ctx, ri);
+	uint32_t size = 0, bitmap_bytes, reserved;
+
+	if (extra + ixa + 1 < DEF_ADDRS_PER_INODE)
+		size = 4 * (DEF_ADDRS_PER_INODE - extra - ixa - 1);
+	d->nslots = f2fs_inline_dentry_slots(size);
+	bitmap_bytes = (d->nslots + 7) / 8;
+	reserved = size - (d->nslots * (SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) + bitmap_bytes);
+	d->bitmap_off = (uint32_t)offsetof(struct f2fs_inode, i_addr) + 4 * (extra + 1);
+	d->de_off = d->bitmap_off + bitmap_bytes + reserved;
+	d->name_off = d->de_off + d->nslots * SIZE_OF_DIR_ENTRY;
+	return size != 0;
+}
+
 uint8_t fsck_mode_to_ftype(uint16_t mode)
 {
 	switch (mode & S_IFMT) {
@@ -462,20 +479,12 @@ static bool area_has_dots(const uint8_t *bitmap, const struct f2fs_dir_entry *de
 
 static bool inline_has_dots(const struct fsck_ctx *ctx, const struct f2fs_inode *ri, uint32_t ino)
 {
-	uint32_t extra = fsck_extra_words(ri), ixa = fsck_inline_xattr_addrs(ctx, ri);
-	uint32_t size, nslots, bm;
-	const uint8_t *base;
+	const uint8_t *blk = (const uint8_t *)ri;
+	struct fsck_inline_dents d;
 
-	if (extra + ixa + 1 >= DEF_ADDRS_PER_INODE)
-		return false;
-	size = 4 * (DEF_ADDRS_PER_INODE - extra - ixa - 1);
-	nslots = f2fs_inline_dentry_slots(size);
-	bm = (nslots + 7) / 8;
-	base = (const uint8_t *)&ri->i_addr[extra + 1];
-	base += bm + (size - (nslots * (SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) + bm));
-	return nslots >= 2 &&
-	       area_has_dots((const uint8_t *)&ri->i_addr[extra + 1], (const void *)base,
-			     (const void *)(base + (size_t)nslots * SIZE_OF_DIR_ENTRY), ino);
+	return fsck_inline_dents(ctx, ri, &d) && d.nslots >= 2 &&
+	       area_has_dots(blk + d.bitmap_off, (const void *)(blk + d.de_off),
+			     (const void *)(blk + d.name_off), ino);
 }
 
 /* The inode's first block as a directory holds it: 1 when it starts with

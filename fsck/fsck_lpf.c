@@ -138,20 +138,14 @@ static void block_area(uint8_t *blk, struct dent_area *a)
 /* The inline dentry area of directory inode n (format notes §8.5). */
 static void inline_area(const struct fsck_ctx *ctx, struct f2fs_node *n, struct dent_area *a)
 {
-	struct f2fs_inode *ri = &n->i;
-	uint32_t extra = fsck_extra_words(ri);
-	uint32_t ixa = fsck_inline_xattr_addrs(ctx, ri);
-	uint32_t size = 4 * (DEF_ADDRS_PER_INODE - extra - ixa - 1);
-	uint32_t nslots = f2fs_inline_dentry_slots(size);
-	uint32_t bitmap_bytes = (nslots + 7) / 8;
-	uint32_t reserved = size - (nslots * (SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) + bitmap_bytes);
-	uint8_t *base = (uint8_t *)&ri->i_addr[extra + 1];
+	uint8_t *blk = (uint8_t *)n;
+	struct fsck_inline_dents d;
 
-	a->bitmap = base;
-	a->de = (struct f2fs_dir_entry *)(base + bitmap_bytes + reserved);
-	a->names = (uint8_t (*)[F2FS_SLOT_LEN])(base + bitmap_bytes + reserved +
-						(size_t)nslots * SIZE_OF_DIR_ENTRY);
-	a->nslots = nslots;
+	(void)fsck_inline_dents(ctx, &n->i, &d);
+	a->bitmap = blk + d.bitmap_off;
+	a->de = (struct f2fs_dir_entry *)(blk + d.de_off);
+	a->names = (uint8_t (*)[F2FS_SLOT_LEN])(blk + d.name_off);
+	a->nslots = d.nslots;
 }
 
 /* First slot of a run of `slots` free slots, or UINT32_MAX. */

@@ -1074,31 +1074,26 @@ void fsck_check_inline_dir(struct fsck_walk *w, const struct fsck_item *it,
 			   const struct f2fs_node *node)
 {
 	const struct f2fs_inode *ri = &node->i;
-	uint32_t extra = fsck_extra_words(ri);
-	uint32_t ixa = fsck_inline_xattr_addrs(w->ctx, ri);
-	uint32_t size = 4 * (DEF_ADDRS_PER_INODE - extra - ixa - 1);
-	uint32_t nslots = f2fs_inline_dentry_slots(size);
-	uint32_t bitmap_bytes = (nslots + 7) / 8;
-	uint32_t reserved = size - (nslots * (SIZE_OF_DIR_ENTRY + F2FS_SLOT_LEN) + bitmap_bytes);
-	const uint8_t *base = (const uint8_t *)&ri->i_addr[extra + 1];
+	const uint8_t *blk = (const uint8_t *)node;
+	struct fsck_inline_dents at;
 	struct dir_state s;
 
+	(void)fsck_inline_dents(w->ctx, ri, &at);
 	init_state(w, &s, it, ri, true);
 	s.blk = node;
 	s.loc.dir_ino = it->ino;
 	s.loc.blkaddr = it->addr;
-	s.loc.nslots = (uint16_t)nslots;
-	s.loc.bitmap_off = (uint16_t)(base - (const uint8_t *)node);
-	s.loc.de_base = (uint16_t)(s.loc.bitmap_off + bitmap_bytes + reserved);
-	s.loc.name_base = (uint16_t)(s.loc.de_base + nslots * SIZE_OF_DIR_ENTRY);
+	s.loc.nslots = (uint16_t)at.nslots;
+	s.loc.bitmap_off = (uint16_t)at.bitmap_off;
+	s.loc.de_base = (uint16_t)at.de_off;
+	s.loc.name_base = (uint16_t)at.name_off;
 	s.loc.is_inline = 1;
 	s.loc0 = s.loc;
 	s.blk0 = node;
 	s.have0 = true;
 	note_block(w, &s);
-	check_dentries(w, &s, base, (const struct f2fs_dir_entry *)(base + bitmap_bytes + reserved),
-		       base + bitmap_bytes + reserved + (size_t)nslots * SIZE_OF_DIR_ENTRY,
-		       nslots, UINT32_MAX);
+	check_dentries(w, &s, blk + at.bitmap_off, (const struct f2fs_dir_entry *)(blk + at.de_off),
+		       blk + at.name_off, at.nslots, UINT32_MAX);
 	if (!w->err)
 		finish_dir(w, &s);
 	free_state(w, &s);

@@ -282,6 +282,16 @@ void fsck_check_xattrs(struct fsck_walk *w, const struct f2fs_node *inode,
 		       const struct f2fs_node *xnode);
 uint32_t fsck_inline_xattr_addrs(const struct fsck_ctx *ctx, const struct f2fs_inode *ri);
 uint32_t fsck_extra_words(const struct f2fs_inode *ri);
+/* Where an inline directory's dentry area lies in its inode block (format
+ * notes §8.5): byte offsets from the block's start of its bitmap, entries
+ * and names, and its slots.  False, with no slots, when the extra
+ * attributes and the inline xattr area leave it no room. */
+struct fsck_inline_dents {
+	uint32_t nslots;
+	uint32_t bitmap_off, de_off, name_off;
+};
+bool fsck_inline_dents(const struct fsck_ctx *ctx, const struct f2fs_inode *ri,
+		       struct fsck_inline_dents *d);
 
 /* fsck_quota.c: what the walk tells the quota check */
 void fsck_quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct f2fs_inode *ri,
