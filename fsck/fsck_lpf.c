@@ -885,7 +885,10 @@ static int create_root(struct lpf_run *lr)
 	if (!n)
 		return ctx->plan->err ? ctx->plan->err : -ENOMEM;
 	fill_dir_inode(ctx, n, F2FS_ROOT_INO, 0755, "");
-	if (!(ni->flags & FSCK_NI_NODE)) {
+	/* the walk counted the old root only when it got past the inode's
+	 * own fields (mode_read); reaching its block (FSCK_NI_NODE) is not
+	 * counting it */
+	if (!ni->mode_read) {
 		ctx->st.inodes++;
 		ctx->st.nodes++;
 		ctx->st.dirs++;
