@@ -75,12 +75,12 @@ populate() {
 		{ echo "sload.f2fs failed on $1"; tail -n 5 "$WORK/sload.log"; return 1; }
 }
 
-# kernel_images: print the kernel-written images left by tests/kernel.
+# kernel_images: print the kernel-written images left by tests/kernel
+# (KERNEL_IMAGES=dir: those another build tree's kernel tests left).
 kernel_images() {
-	idx=$top_builddir/tests/kernel/images/index
-	[ -f "$idx" ] || return 0
+	kdir=${KERNEL_IMAGES:-$top_builddir/tests/kernel/images}
+	[ -f "$kdir/index" ] || return 0
 	while read -r name rest; do
-		[ -f "$top_builddir/tests/kernel/images/$name.img" ] &&
-			echo "$top_builddir/tests/kernel/images/$name.img"
-	done < "$idx"
+		[ -f "$kdir/$name.img" ] && echo "$kdir/$name.img"
+	done < "$kdir/index"
 }

@@ -608,10 +608,20 @@ ACL_HEX=010000000100060002000600e8030000040004001000060020000400
 
 # make_case BASE CMD: $IMG is a copy of base BASE corrupted by CMD; returns
 # non-zero (with the reason in $WORK/inject.err) when a corruption failed.
+# The variables of each base are read from it once (a base never changes)
+# and kept in $WORK/vars-BASE, which later switches back to it source.
+SET_VARS_NAMES="CPFLAGS CPERR CPFSCK CPQUOTA VBLOCKS HOTNODE HOTDATA MAIN FREESEG FREEBLK"
+SET_VARS_NAMES="$SET_VARS_NAMES FREENODEBLK FILE BIG DIR MANY MID D2 SMALLX SDIR BIGDN BIGDNBLK"
+SET_VARS_NAMES="$SET_VARS_NAMES BIGDATA MIDDATA MIDNODE EXTRA BIGSEG IXA QUSR QGRP QPRJ"
 prev_base=
 make_case() {
 	if [ "$1" != "$prev_base" ]; then
-		set_vars "$WORK/base-$1.img"
+		if [ -f "$WORK/vars-$1" ]; then
+			. "$WORK/vars-$1"
+		else
+			set_vars "$WORK/base-$1.img"
+			for _sv in $SET_VARS_NAMES; do printf '%s=%q\n' "$_sv" "${!_sv}"; done >"$WORK/vars-$1"
+		fi
 		prev_base=$1
 	fi
 	IMG=$WORK/case.img

@@ -24,9 +24,9 @@
 #    content the tools and scripts that made them; when the key still
 #    holds and REPAIRED_CASES is not set, those images are mounted and
 #    every case is not repaired a second time.
-#    KERNEL_VERIFIED=FILE (scripts/test sets it for both of its builds):
-#    images the kernel already mounted and read with every check passed in
-#    this run are listed there by content hash with the manifest the kernel
+#    KERNEL_VERIFIED=FILE (for runs by hand that share one, say a build
+#    with other options over the same cases): images the kernel already
+#    mounted and read with every check passed are listed there by content hash with the manifest the kernel
 #    printed; an image with the same bytes is not booted again, and the
 #    files dump.f2fs extracts from it are compared with that manifest.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
@@ -216,15 +216,16 @@ cat "$KWORK/skipped.txt" >> "$KWORK/disks.txt"
 # The files the kernel reads are the files our dump.f2fs extracts, byte for
 # byte: the repair kept what it says it kept, and nothing the kernel misreads.
 # ours_manifest NAME IMG: the files dump.f2fs extracts from IMG, as
-# "path md5" lines in $KWORK/NAME.manifest, and the md5 of those lines in
-# $KWORK/NAME.ours ("failed" when dump.f2fs -r fails)
+# "md5  ./path" lines in byte order of the paths (the guest's busybox
+# md5sum escapes no name: -z keeps GNU's from escaping them either) in
+# $KWORK/NAME.manifest, and the md5 of those lines in $KWORK/NAME.ours
+# ("failed" when dump.f2fs -r fails)
 ours_manifest() {
 	om_x=$KWORK/x-$1
 	rm -rf "$om_x"
 	if "$DUMP" -r -L -o "$om_x" "$2" > /dev/null 2>&1; then
-		(cd "$om_x" && find . -type f | sed 's/^\.//' | LC_ALL=C sort | while read -r p; do
-			printf '%s %s\n' "$p" "$(md5sum < "./$p" | cut -c1-32)"
-		done) | tee "$KWORK/$1.manifest" | md5sum | cut -c1-32 > "$KWORK/$1.ours"
+		(cd "$om_x" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r md5sum -z | tr '\0' '\n') |
+			tee "$KWORK/$1.manifest" | md5sum | cut -c1-32 > "$KWORK/$1.ours"
 	else
 		echo failed > "$KWORK/$1.ours"
 	fi

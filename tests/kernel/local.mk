@@ -43,3 +43,16 @@ KERNEL_IMAGE_LOGS = tests/kernel/mkfs-matrix.log tests/kernel/power-cut.log \
 KERNEL_IMAGE_USERS = tests/fsck/clean.log tests/dump/sbcp-oracle.log \
 	tests/dump/extract.log tests/dump/views.log tests/dump/kernel-extract.log
 $(KERNEL_IMAGE_USERS): $(KERNEL_IMAGE_LOGS)
+
+# Every test that boots the kernel under QEMU.  scripts/test runs them in
+# its normal build only: the guest would see the same bytes from the
+# sanitizer build's tools (its make check is given the rest, with
+# KERNEL_IMAGE_LOGS emptied and KERNEL_IMAGES naming the images the normal
+# build's kernel tests left, which its fsck and dump tests then check).
+KERNEL_BOOT_TESTS = tests/kernel/mkfs-matrix.sh tests/kernel/power-cut.sh \
+	tests/kernel/fill-gc.sh tests/kernel/inode-types.sh tests/kernel/zoned.sh \
+	tests/kernel/harness-negative.sh $(KERNEL_TESTS) tests/sload/kernel.sh \
+	tests/fsck/kernel-repair.sh tests/compat/kernel-linear-lookup.sh
+print-boot-tests:
+	@echo $(KERNEL_BOOT_TESTS)
+.PHONY: print-boot-tests
