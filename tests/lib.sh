@@ -29,6 +29,24 @@ SLOAD_ORACLE=${SLOAD_ORACLE:-/usr/sbin/sload.f2fs}
 
 TEST_NAME=$(basename "$0" .sh)
 
+# python3 found through a version manager's shim (pyenv's is a shell
+# script: about a second a call on the CI machines, where the tests call
+# Python some thousands of times) is the same interpreter started
+# directly.  It is asked once per build tree where it is, and a link to it
+# in $top_builddir/tests/.python goes first on PATH.
+use_direct_python() {
+	udp_dir=$top_builddir/tests/.python
+	if [ ! -x "$udp_dir/python3" ]; then
+		udp_exe=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || return 0
+		[ -x "$udp_exe" ] || return 0
+		mkdir -p "$udp_dir" 2>/dev/null && ln -sf "$udp_exe" "$udp_dir/python3.$$" &&
+			mv -f "$udp_dir/python3.$$" "$udp_dir/python3" || return 0
+	fi
+	PATH=$udp_dir:$PATH
+	export PATH
+}
+command -v python3 >/dev/null && use_direct_python
+
 # ORACLES: 1, or 0 under SANITIZER_BUILD=1 (make check in a build
 # configured with --enable-sanitizers sets it; Makefile.am).  That build
 # exists to run our binaries under ASan and UBSan, over the same inputs

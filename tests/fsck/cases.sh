@@ -36,7 +36,7 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 		fail "$id: $(cat "$WORK/inject.err" | head -2)"
 		continue
 	fi
-	sum_before=$(cksum <"$IMG")
+	sum_before=$(img_sum "$IMG")
 	want_rc=4
 	codes=
 	for e in $expect; do
@@ -52,7 +52,7 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 	for c in $codes; do
 		grep -q "^F2FS-$c " "$OUT" || fail "$id: problem $c not reported: $(grep '^F2FS' "$OUT" | head -3)"
 	done
-	[ "$(cksum <"$IMG")" = "$sum_before" ] || fail "$id: the image changed"
+	[ "$(img_sum "$IMG")" = "$sum_before" ] || fail "$id: the image changed"
 	# worker threads change nothing: one thread against three that take
 	# every batch, however small (--thread-min 1)
 	if [ "$ORACLES" = 0 ]; then

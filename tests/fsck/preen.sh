@@ -34,7 +34,7 @@ FLAGS=$(cp_field "$GOOD" ckpt_flags)
 
 inj() { "$INJECT" "$@" "$IMG" >/dev/null 2>&1 || hard_error "inject $*"; }
 fresh() { IMG=$WORK/$1.img; cp --sparse=always "$GOOD" "$IMG"; }
-sum() { cksum <"$IMG"; }
+sum() { img_sum "$IMG"; }
 
 # --- the regression: the 3 MiB file's NAT entry zeroed, no kernel flag ---
 fresh natzero
@@ -65,7 +65,7 @@ for mode in "-a -f" "-f -a" "-p -f"; do
 	case $RC in
 	4)
 		grep -q "not safe to fix unattended" "$ERR" || fail "natzero: '$mode' did not say why it stopped"
-		[ "$(cksum <"$WORK/try.img")" = "$before" ] || fail "natzero: '$mode' exit 4 but wrote" ;;
+		[ "$(img_sum "$WORK/try.img")" = "$before" ] || fail "natzero: '$mode' exit 4 but wrote" ;;
 	1)
 		IMG_SAVED=$IMG IMG=$WORK/try.img
 		three_intact || fail "natzero: '$mode' repaired, but /three does not read back as written"

@@ -35,7 +35,7 @@ ROOT_DENT=$(data_blk "$IMG" 3 1)
 for v in CP SIT SIT2 NAT NAT2 FILE_INO FILE_NODE ROOT_DENT; do
 	[ -n "${!v}" ] || hard_error "cannot find $v in the test image"
 done
-sum0=$(cksum <"$IMG")
+sum0=$(img_sum "$IMG")
 
 # other SPEC CODE: a copy that cannot be read is that copy's problem.
 other() {
@@ -60,7 +60,7 @@ stops() {
 		fail "read fault at $1: --json gives no error code: $(head -c 200 "$OUT")"
 	run_fsck "$IMG" --read-fault "$1" -y
 	[ "$RC" = 8 ] || fail "read fault at $1: -y exit $RC, expected 8"
-	[ "$(cksum <"$IMG")" = "$sum0" ] || fail "read fault at $1: -y wrote"
+	[ "$(img_sum "$IMG")" = "$sum0" ] || fail "read fault at $1: -y wrote"
 }
 
 other 0 F2FS-1001
@@ -82,7 +82,7 @@ INUSE=$("$DUMP" "$IMG" 2>/dev/null | sed -n 's/^checkpoint pack in use *\([12]\)
 for spec in "$((CP + (INUSE - 1) * 512))" "$((CP + (2 - INUSE) * 512))"; do
 	run_fsck "$IMG" --read-fault "$spec" -y
 	if [ "$RC" = 8 ] && grep -q "may hold a newer checkpoint" "$ERR" &&
-	   [ "$(cksum <"$IMG")" = "$sum0" ]; then
+	   [ "$(img_sum "$IMG")" = "$sum0" ]; then
 		pass "-y with checkpoint block $spec unreadable: refused, nothing written"
 	else
 		fail "-y with checkpoint block $spec unreadable: exit $RC: $(head -2 "$ERR" | tr '\n' ' ')"
@@ -102,5 +102,5 @@ fi
 run_fsck "$IMG" --read-fault 12x
 [ "$RC" = 16 ] || fail "--read-fault 12x: exit $RC, expected 16"
 run_fsck "$IMG"
-[ "$RC" = 0 ] && [ "$(cksum <"$IMG")" = "$sum0" ] || fail "the image changed"
+[ "$RC" = 0 ] && [ "$(img_sum "$IMG")" = "$sum0" ] || fail "the image changed"
 finish

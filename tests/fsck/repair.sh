@@ -81,12 +81,12 @@ umount_flag_copy() {
 # undo file the repair wrote (none: the repair wrote nothing).
 check_undo() {
 	if [ ! -e "$WORK/undo" ]; then
-		[ "$(cksum <"$IMG")" = "$2" ] || fail "$1: the repair wrote but left no undo file"
+		[ "$(img_sum "$IMG")" = "$2" ] || fail "$1: the repair wrote but left no undo file"
 		return
 	fi
 	"$UNDO" "$WORK/undo" "$IMG" >"$WORK/undo.out" 2>&1 ||
 		{ fail "$1: undo.f2fs exit $?: $(tail -2 "$WORK/undo.out")"; return; }
-	[ "$(cksum <"$IMG")" = "$2" ] || fail "$1: undo.f2fs did not give back the damaged image"
+	[ "$(img_sum "$IMG")" = "$2" ] || fail "$1: undo.f2fs did not give back the damaged image"
 }
 
 # full_then_targeted ID ARGS...: -y ARGS with --full-recheck on $IMG,
@@ -186,9 +186,9 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 		continue
 	fi
 	nfail_before=$nfail
-	sum0=$(cksum <"$IMG")
+	sum0=$(img_sum "$IMG")
 	run_fsck "$IMG" --dry-run
-	[ "$(cksum <"$IMG")" = "$sum0" ] || fail "$id: --dry-run changed the image"
+	[ "$(img_sum "$IMG")" = "$sum0" ] || fail "$id: --dry-run changed the image"
 	case "$UNFIXABLE" in
 	*" $id "*)
 		full_then_targeted "$id"
@@ -204,13 +204,13 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 	lines0=$(grep -c '^F2FS-' "$OUT")
 	case "$TARGETED" in *" $id "*) check_targeted "$id" ;; esac
 	case "$UNTARGETED" in *" $id "*) check_targeted "$id" not ;; esac
-	sum0=$(cksum <"$IMG")
+	sum0=$(img_sum "$IMG")
 	rm -f "$WORK/undo"
 	full_then_targeted "$id" --undo "$WORK/undo"
 	if [ "$rc0" = 0 ] && [ "$lines0" = 0 ]; then
 		# nothing reported, not even information: nothing to write
 		[ "$RC" = 0 ] || fail "$id: clean case, -y exit $RC"
-		[ "$(cksum <"$IMG")" = "$sum0" ] || fail "$id: clean case, -y wrote"
+		[ "$(img_sum "$IMG")" = "$sum0" ] || fail "$id: clean case, -y wrote"
 	elif [ "$rc0" = 0 ]; then
 		[ "$RC" = 0 ] || [ "$RC" = 1 ] || fail "$id: clean case, -y exit $RC"
 	else
@@ -221,10 +221,10 @@ while IFS='|' read -r id bname cmd expect verdict note; do
 	[ "$RC" = 0 ] || fail "$id: not clean after the repair: $(grep '^F2FS' "$OUT" | head -3)"
 	golden "$id" 2
 	if [ "$ORACLES" = 1 ]; then
-		sum1=$(cksum <"$IMG")
+		sum1=$(img_sum "$IMG")
 		run_fsck "$IMG" -y
 		[ "$RC" = 0 ] || fail "$id: second -y exit $RC"
-		[ "$(cksum <"$IMG")" = "$sum1" ] || fail "$id: the second repair wrote"
+		[ "$(img_sum "$IMG")" = "$sum1" ] || fail "$id: the second repair wrote"
 		case "$FASTBOOT" in *" $id "*) umount_flag_copy ;; esac
 		got=$(oracle_verdict "$IMG")
 		[ -z "$ORIG_IMG" ] || { IMG=$ORIG_IMG; ORIG_IMG=; }

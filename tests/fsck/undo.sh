@@ -30,7 +30,7 @@ CASES=${UNDO_CASES:-nat-leak,sb-magic1,dent-hash,lpf-dir}
 undo_cut() {
 	local n=$1
 	[ -e "$WORK/u" ] || { fail "$CUT_ID: cut $n: no undo file"; return 1; }
-	if [ $n = 1 ] && [ "$(cksum <"$IMG")" != "$CUT_SUM0" ]; then
+	if [ $n = 1 ] && [ "$(img_sum "$IMG")" != "$CUT_SUM0" ]; then
 		fail "$CUT_ID: a cut on the undo file's first record changed the device"
 	fi
 	if "$UNDO" -n "$WORK/u" "$IMG" >"$WORK/undo.out" 2>&1; then
@@ -40,7 +40,7 @@ undo_cut() {
 	fi
 	"$UNDO" -f "$WORK/u" "$IMG" >"$WORK/undo.out" 2>&1 ||
 		fail "$CUT_ID: cut $n: undo.f2fs -f exit $?: $(tail -1 "$WORK/undo.out")"
-	[ "$(cksum <"$IMG")" = "$CUT_SUM0" ] ||
+	[ "$(img_sum "$IMG")" = "$CUT_SUM0" ] ||
 		fail "$CUT_ID: cut $n: undo.f2fs -f did not give back the damaged image"
 	NCUTS=$((NCUTS + 1))
 	[ -z "$CUT_DONE" ]
@@ -51,7 +51,7 @@ no_undo_file() { rm -f "$WORK/u"; }
 cut_case() {
 	CUT_ID=$1 CUT_DONE=
 	cp --sparse=always "$IMG" "$WORK/pre.img"
-	CUT_SUM0=$(cksum <"$WORK/pre.img")
+	CUT_SUM0=$(img_sum "$WORK/pre.img")
 	cut_each_write "$WORK/pre.img" 400 no_undo_file undo_cut --undo "$WORK/u"
 	[ -n "$CUT_DONE" ] || fail "$CUT_ID: the run never finished within 400 writes"
 }
@@ -60,7 +60,7 @@ cut_case() {
 changed_case() {
 	local id=$1 sum0 sum1 blk
 	cp --sparse=always "$WORK/pre.img" "$IMG"
-	sum0=$(cksum <"$IMG")
+	sum0=$(img_sum "$IMG")
 	rm -f "$WORK/u"
 	run_fsck "$IMG" -y --undo "$WORK/u"
 	[ "$RC" = 1 ] || { fail "$id: -y --undo exit $RC"; return; }
@@ -69,16 +69,16 @@ changed_case() {
 	blk=$("$UNDO" -n -v "$WORK/u" "$IMG" | sed -n 's/^  blocks \([0-9]*\)-.*/\1/p' | head -1)
 	[ -n "$blk" ] || { fail "$id: undo.f2fs -v lists no range"; return; }
 	printf 'changed' | dd of="$IMG" bs=1 seek=$((blk * 4096 + 100)) conv=notrunc 2>/dev/null
-	sum1=$(cksum <"$IMG")
+	sum1=$(img_sum "$IMG")
 	"$UNDO" "$WORK/u" "$IMG" >"$WORK/undo.out" 2>&1
 	rc=$?
 	[ $rc = 1 ] || fail "$id: undo.f2fs on a changed device: exit $rc, expected 1"
 	grep -q 'changed since' "$WORK/undo.out" || fail "$id: undo.f2fs does not say the device changed"
-	[ "$(cksum <"$IMG")" = "$sum1" ] || fail "$id: a refused undo.f2fs wrote"
+	[ "$(img_sum "$IMG")" = "$sum1" ] || fail "$id: a refused undo.f2fs wrote"
 	"$UNDO" -f -n "$WORK/u" "$IMG" >/dev/null 2>&1
-	[ "$(cksum <"$IMG")" = "$sum1" ] || fail "$id: undo.f2fs -n wrote"
+	[ "$(img_sum "$IMG")" = "$sum1" ] || fail "$id: undo.f2fs -n wrote"
 	"$UNDO" -f "$WORK/u" "$IMG" >"$WORK/undo.out" 2>&1 || fail "$id: undo.f2fs -f exit $?"
-	[ "$(cksum <"$IMG")" = "$sum0" ] || fail "$id: undo.f2fs -f did not give back the damaged image"
+	[ "$(img_sum "$IMG")" = "$sum0" ] || fail "$id: undo.f2fs -f did not give back the damaged image"
 	"$UNDO" "$WORK/u" "$IMG" >"$WORK/undo.out" 2>&1 ||
 		fail "$id: undo.f2fs again after a restore: exit $?"
 }
@@ -107,20 +107,20 @@ if command -v mkfs.ext4 >/dev/null && command -v debugfs >/dev/null &&
 	mkfs.ext4 -q -F "$E" >/dev/null 2>&1 || hard_error "mkfs.ext4 failed"
 	head -c 300000 "$top_srcdir/README" >"$WORK/payload"
 	debugfs -w -R "write $WORK/payload payload" "$E" >/dev/null 2>&1
-	sum0=$(cksum <"$E")
+	sum0=$(img_sum "$E")
 	"$MKFS" -q -f --undo "$WORK/u" "$E" >"$WORK/mkfs.out" 2>&1 ||
 		fail "mkfs.f2fs -f --undo over ext4: $(tail -2 "$WORK/mkfs.out")"
 	run_fsck "$E"
 	[ "$RC" = 0 ] || fail "mkfs.f2fs --undo: the new volume is not clean"
 	"$UNDO" "$WORK/u" "$E" >"$WORK/undo.out" 2>&1 || fail "undo.f2fs after mkfs exit $?"
-	[ "$(cksum <"$E")" = "$sum0" ] || fail "undo.f2fs did not give back the ext4 image"
+	[ "$(img_sum "$E")" = "$sum0" ] || fail "undo.f2fs did not give back the ext4 image"
 	e2fsck -fn "$E" >/dev/null 2>&1 || fail "e2fsck: the restored ext4 image is not clean"
 	rm -f "$WORK/payload.back"
 	debugfs -R "dump payload $WORK/payload.back" "$E" >/dev/null 2>&1
 	cmp -s "$WORK/payload" "$WORK/payload.back" || fail "the ext4 file does not read back"
 	"$MKFS" -q -f --undo "$WORK/u" "$E" >/dev/null 2>&1 &&
 		fail "mkfs.f2fs --undo over an existing undo file ran"
-	[ "$(cksum <"$E")" = "$sum0" ] || fail "a refused mkfs.f2fs --undo wrote"
+	[ "$(img_sum "$E")" = "$sum0" ] || fail "a refused mkfs.f2fs --undo wrote"
 	rm -f "$E" "$WORK/u"
 	pass "mkfs.f2fs --undo over ext4, undone"
 else
@@ -128,16 +128,16 @@ else
 fi
 # inject.f2fs --undo, undone.
 cp --sparse=always "$WORK/base-plain.img" "$IMG"
-sum0=$(cksum <"$IMG")
+sum0=$(img_sum "$IMG")
 rm -f "$WORK/u"
 "$INJECT" --undo "$WORK/u" --cp 1 --mb checkpoint_ver --val 7 "$IMG" >/dev/null 2>&1 ||
 	fail "inject.f2fs --undo failed"
-[ "$(cksum <"$IMG")" != "$sum0" ] || fail "inject.f2fs --undo wrote nothing"
+[ "$(img_sum "$IMG")" != "$sum0" ] || fail "inject.f2fs --undo wrote nothing"
 "$UNDO" "$WORK/u" "$IMG" >"$WORK/undo.out" 2>&1 || fail "undo.f2fs after inject exit $?"
-[ "$(cksum <"$IMG")" = "$sum0" ] || fail "undo.f2fs did not undo inject.f2fs"
+[ "$(img_sum "$IMG")" = "$sum0" ] || fail "undo.f2fs did not undo inject.f2fs"
 "$INJECT" --undo "$WORK/u" --cp 1 --mb checkpoint_ver --val 8 "$IMG" >/dev/null 2>&1 &&
 	fail "inject.f2fs --undo over an existing undo file ran"
-[ "$(cksum <"$IMG")" = "$sum0" ] || fail "a refused inject.f2fs --undo wrote"
+[ "$(img_sum "$IMG")" = "$sum0" ] || fail "a refused inject.f2fs --undo wrote"
 pass "inject.f2fs --undo, undone"
 
 # undo.f2fs refuses another F2FS volume of the same size (by its UUID),
@@ -146,11 +146,11 @@ O=$WORK/other.img
 rm -f "$O"
 truncate -s "$(stat -c %s "$IMG")" "$O"
 "$MKFS" -q -f "$O" >/dev/null 2>&1 || hard_error "mkfs.f2fs of a second volume failed"
-sum_o=$(cksum <"$O")
+sum_o=$(img_sum "$O")
 "$UNDO" "$WORK/u" "$O" >"$WORK/undo.out" 2>&1
 rc=$?
 if [ $rc = 1 ] && grep -q 'does not hold the file system' "$WORK/undo.out" &&
-   [ "$(cksum <"$O")" = "$sum_o" ]; then
+   [ "$(img_sum "$O")" = "$sum_o" ]; then
 	pass "undo.f2fs refuses another F2FS volume (UUID)"
 else
 	fail "undo.f2fs on another volume of the same size: exit $rc: $(tail -2 "$WORK/undo.out")"

@@ -70,11 +70,11 @@ judge() {
 # lose_more ID N TOTAL: the cut after write N, losing unflushed writes too.
 lose_more() {
 	local keep sum_cut last=$now
-	sum_cut=$(cksum <"$IMG")
+	sum_cut=$(img_sum "$IMG")
 	for keep in 1 4; do
 		cp --sparse=always "$WORK/pre.img" "$IMG"
 		run_fsck "$IMG" -y --write-limit $2 --lose-writes $(printf '0x%x' $(((-1) << keep)))
-		if [ "$(cksum <"$IMG")" != "$sum_cut" ]; then
+		if [ "$(img_sum "$IMG")" != "$sum_cut" ]; then
 			nlost=$((nlost + 1))
 			judge "$1" $2 "$3" "cut (unflushed writes lost but the newest $keep) after write"
 		fi
