@@ -381,13 +381,24 @@ static double cpu_seconds(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* Time since some fixed point, in seconds (the wall time of a pass). */
+static double wall_seconds(void)
+{
+	struct timespec t;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &t))
+		return 0;
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 /* Run a pass; an operational failure (I/O, memory) makes the exit 8. */
 static bool run(struct fsck_ctx *ctx, const char *name, int (*pass)(struct fsck_ctx *))
 {
-	double t0 = cpu_seconds();
+	double t0 = cpu_seconds(), w0 = wall_seconds();
 	int err = pass(ctx);
 
-	fsck_debug(ctx, 2, "CPU time: %s pass %.3f s", name, cpu_seconds() - t0);
+	fsck_debug(ctx, 2, "CPU time: %s pass %.3f s (wall %.3f s)", name, cpu_seconds() - t0,
+		   wall_seconds() - w0);
 	if (err) {
 		fsck_fail(ctx, err == -ENOMEM ? "out_of_memory" : "io_error", "%s: %s", name,
 			  f2fs_strerror(err));
