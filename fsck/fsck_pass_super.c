@@ -87,9 +87,16 @@ static void check_sb_features(struct fsck_ctx *ctx)
 			 le32_to_cpu(sb->qf_ino[1]), le32_to_cpu(sb->qf_ino[2]));
 		fsck_problem(ctx, PR_SB_QUOTA_INO_NO_FEATURE, FSCK_OBJ(.str = inos));
 	}
+	/* A shutdown someone asked for (F2FS_IOC_SHUTDOWN, as fstests'
+	 * _scratch_shutdown does) is counted too, but is no failure: the
+	 * kernel recovers at the next mount as after a power cut. */
 	if (any_nonzero(sb->s_errors, sizeof(sb->s_errors)) ||
-	    any_nonzero(sb->s_stop_reason, sizeof(sb->s_stop_reason)))
+	    any_nonzero(sb->s_stop_reason + STOP_CP_REASON_SHUTDOWN + 1,
+			sizeof(sb->s_stop_reason) - STOP_CP_REASON_SHUTDOWN - 1))
 		fsck_problem(ctx, PR_SB_KERNEL_ERRORS, FSCK_OBJ());
+	else if (sb->s_stop_reason[STOP_CP_REASON_SHUTDOWN])
+		fsck_problem(ctx, PR_SB_SHUTDOWN_RECORDED,
+			     FSCK_OBJ(.found = sb->s_stop_reason[STOP_CP_REASON_SHUTDOWN]));
 }
 
 /* Version a damaged pack's first block claims (unverified), to tell a

@@ -97,33 +97,46 @@ static bool is_node_type(uint8_t t)
 	return t >= CURSEG_HOT_NODE && t <= CURSEG_COLD_NODE;
 }
 
-/* One class per section, as the kernel's GC needs it: it takes the type
- * of a victim section from the segment it starts at (the first, or a
- * later one when it resumes part way, do_garbage_collect()) and stops
- * checkpointing at a segment with valid blocks whose summary is of the
- * other class.  So every segment up to the last one in use, empty ones
- * included, must be of the first segment's class; the kernel's logs fill
- * a section from its first segment on, so its own sections always are.
- * Temperatures may differ (information only). */
+/* One class per section among the segments in use, as the kernel's GC
+ * needs it: do_garbage_collect() takes a victim section's type from its
+ * first segment holding valid blocks (since Linux 7.2; before, from the
+ * segment it started at) and stops checkpointing at a segment in use
+ * whose summary is of the other class.  An empty segment of the other
+ * class before the last one in use is the state the kernel's own
+ * roll-forward recovery leaves when it recovers fsync'd data into a
+ * section that held nodes (fstests f2fs/025): information, since only
+ * kernels before 7.2 can take the section's type from it.  Temperatures
+ * may differ (information only). */
 static void check_section_types(struct fsck_ctx *ctx, uint32_t secno)
 {
-	uint32_t spp = ctx->sit.segs_per_sec, first = secno * spp, end = first;
+	uint32_t spp = ctx->sit.segs_per_sec, first = secno * spp, end = first, rep = UINT32_MAX;
 	const struct f2fs_seg_entry *segs = ctx->sit.segs;
+	uint32_t stale = UINT32_MAX;
 	int type = -1;
 
-	for (uint32_t s = first; s < first + spp; s++)
-		if (segs[s].valid_blocks)
-			end = s + 1;
-	for (uint32_t s = first; s < end; s++) {
-		uint8_t t = segs[s].type;
-
-		if (is_node_type(t) != is_node_type(segs[first].type)) {
-			fsck_problem(ctx, PR_SEC_TYPE_MIX, FSCK_OBJ(.secno = secno, .segno = s, .found = t,
-				    .expected = segs[first].type));
-			return;
-		}
+	for (uint32_t s = first; s < first + spp; s++) {
 		if (!segs[s].valid_blocks)
 			continue;
+		end = s + 1;
+		if (rep == UINT32_MAX)
+			rep = s;
+	}
+	if (rep == UINT32_MAX)
+		return;
+	for (uint32_t s = first; s < end; s++) {
+		uint8_t t = segs[s].type;
+		bool other = is_node_type(t) != is_node_type(segs[rep].type);
+
+		if (!segs[s].valid_blocks) {
+			if (other && stale == UINT32_MAX)
+				stale = s;
+			continue;
+		}
+		if (other) {
+			fsck_problem(ctx, PR_SEC_TYPE_MIX, FSCK_OBJ(.secno = secno, .segno = s, .found = t,
+				    .expected = segs[rep].type));
+			return;
+		}
 		if (type < 0) {
 			type = t;
 		} else if (t != type) {
@@ -132,6 +145,9 @@ static void check_section_types(struct fsck_ctx *ctx, uint32_t secno)
 			return;
 		}
 	}
+	if (stale != UINT32_MAX)
+		fsck_problem(ctx, PR_SEC_EMPTY_SEG_CLASS, FSCK_OBJ(.secno = secno, .segno = stale,
+			    .found = segs[stale].type, .expected = segs[rep].type));
 }
 
 static void compare_sections(struct fsck_ctx *ctx, const uint32_t *used)

@@ -67,14 +67,16 @@ static bool any_byte_set(const uint8_t *p, size_t n)
 	return false;
 }
 
-/* The kernel asked for a check. */
+/* The kernel asked for a check: a shutdown someone asked for is no
+ * reason (F2FS-1045). */
 static bool kernel_wants_check(const struct f2fs_fs *fs)
 {
 	const struct f2fs_super_block *sb = &fs->sb;
 
 	return (fs->cp_flags & (CP_FSCK_FLAG | CP_QUOTA_NEED_FSCK_FLAG | CP_ERROR_FLAG)) ||
 	       any_byte_set(sb->s_errors, sizeof(sb->s_errors)) ||
-	       any_byte_set(sb->s_stop_reason, sizeof(sb->s_stop_reason));
+	       any_byte_set(sb->s_stop_reason + STOP_CP_REASON_SHUTDOWN + 1,
+			    sizeof(sb->s_stop_reason) - STOP_CP_REASON_SHUTDOWN - 1);
 }
 
 /* ---- the roll-forward chain of an unclean shutdown ---- */

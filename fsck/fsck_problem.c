@@ -114,6 +114,9 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "the image file ends {found} blocks before the main area does; {str}"),
 	P(SB_BLKDEV_SHORT, E, false, FIX_UNFIXABLE,
 	  "the device ends {found} blocks before the main area does; {str}"),
+	P(SB_SHUTDOWN_RECORDED, I, true, FIX_NONE,
+	  "the kernel counted {found} shutdown(s) asked for (F2FS_IOC_SHUTDOWN) in the superblock; "
+	  "it recovers from one at mount as after a power cut (cleared when the superblock is rewritten)"),
 	P(SIT_COUNT_POPCOUNT, E, false, FIX_SIT_REBUILD,
 	  "segment {segno}: SIT count {found} but {expected} bits set"),
 	P(SIT_BAD_TYPE, E, false, FIX_SIT_REBUILD,
@@ -292,6 +295,10 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "section {secno}: segment {segno} is SIT type {found}, the section is type {expected}"),
 	P(SEC_TEMP_MIX, I, true, FIX_NONE,
 	  "section {secno}: segment {segno} is SIT type {found}, another segment is type {expected}"),
+	P(SEC_EMPTY_SEG_CLASS, I, true, FIX_NONE,
+	  "section {secno}: empty segment {segno} keeps SIT type {found}, of the other class than the "
+	  "segments in use (type {expected}), as roll-forward recovery leaves it; the GC of Linux "
+	  "before 7.2 may take the section's type from it and stop checkpointing"),
 	P(ZONE_LOG_WP, W, true, FIX_ZONE_LOG_MOVE,
 	  "log {idx} writes at block {found} of section {secno} (segment {segno}), but its zone's "
 	  "write pointer is at block {expected} (the kernel's fix_curseg_write_pointer() moves the log at mount)"),

@@ -64,6 +64,7 @@ enum fsck_problem {
 	/* a truncated device: the main area runs past its end */
 	PR_SB_IMAGE_SHORT = 1043,
 	PR_SB_BLKDEV_SHORT = 1044,
+	PR_SB_SHUTDOWN_RECORDED = 1045,
 	/* SIT entries */
 	PR_SIT_COUNT_POPCOUNT = 2001,
 	PR_SIT_BAD_TYPE = 2002,
@@ -154,6 +155,7 @@ enum fsck_problem {
 	PR_SEC_CKPT_VALID_COUNT = 7005,
 	PR_SEC_TYPE_MIX = 7006,
 	PR_SEC_TEMP_MIX = 7007,
+	PR_SEC_EMPTY_SEG_CLASS = 7008,
 	/* zoned devices: write pointers and zone capacity (fsck_pass_zone.c) */
 	PR_ZONE_LOG_WP = 7101,
 	PR_ZONE_VALID_BEYOND_WP = 7102,

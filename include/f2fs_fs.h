@@ -153,6 +153,10 @@ struct f2fs_device {
 } __attribute__((packed));
 static_assert(sizeof(struct f2fs_device) == 68, "f2fs_device size");
 
+/* s_stop_reason[] slot of a shutdown asked for (F2FS_IOC_SHUTDOWN), the
+ * kernel's STOP_CP_REASON_SHUTDOWN; the other slots count failures. */
+#define STOP_CP_REASON_SHUTDOWN	0
+
 struct f2fs_super_block {
 	__le32 magic;
 	__le16 major_ver;
@@ -196,7 +200,7 @@ struct f2fs_super_block {
 	uint8_t hot_ext_count;
 	__le16 s_encoding;
 	__le16 s_encoding_flags;
-	uint8_t s_stop_reason[32];
+	uint8_t s_stop_reason[32];	/* a counter per STOP_CP_REASON_* */
 	uint8_t s_errors[16];
 	uint8_t reserved[258];
 	__le32 crc;

@@ -129,6 +129,17 @@ run_fsck "$IMG" -p
 [ "$RC" = 1 ] && grep -q "^F2FS-1008 " "$OUT" && pass "s_errors: -p checks and clears them" ||
 	fail "s_errors: -p exit $RC: $(grep '^F2FS' "$OUT" | head -2)"
 
+# --- a shutdown someone asked for (F2FS_IOC_SHUTDOWN) is counted in the
+# superblock but asks for no check: the fast path, nothing written ---
+fresh sbshutdown
+inj --sb 1 --mb s_stop_reason --idx 0 --val 1
+inj --sb 2 --mb s_stop_reason --idx 0 --val 1
+sum1=$(sum)
+run_fsck "$IMG" -a
+[ "$RC" = 0 ] && [ "$(sum)" = "$sum1" ] && grep -q "clean: the kernel has not asked" "$OUT" &&
+	pass "shutdown stop reason: -a takes the fast path, writes nothing" ||
+	fail "shutdown stop reason: -a exit $RC: $(grep '^F2FS\|clean' "$OUT" | head -2)"
+
 # --- an unclean shutdown: the fast path walks the roll-forward chain the
 # kernel will replay (node blocks from the warm node log's write position
 # whose footers carry the checkpoint's version) and stops only when the

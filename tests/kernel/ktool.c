@@ -13,9 +13,10 @@
  *       compressed files.  "verify" expects the pruned tree, "verify-full"
  *       the whole one.  Names starting with "+" belong to the scenarios
  *       and are ignored by the checks.
- *   ktool put PATH SIZE [-t] [-f]
+ *   ktool put PATH SIZE [-t] [-f] [-d]
  *       Extend PATH (created if missing) up to SIZE bytes with its stream;
- *       -t gives compressible text, -f fsyncs the file afterwards.
+ *       -t gives compressible text, -f fsyncs the file afterwards, -d
+ *       writes with O_DIRECT (the old size and SIZE multiples of 4 KiB).
  *   ktool check PATH SIZE [-t]
  *       PATH must be exactly SIZE bytes of its stream.
  *   ktool fill DIR KIB
@@ -190,7 +191,7 @@ static void fail(const char *fmt, ...)
 /* Write stream bytes [from, to) at the same offsets of @fd. */
 static int write_range(int fd, uint64_t seed, int text, uint64_t from, uint64_t to)
 {
-	static unsigned char buf[64 * 1024];
+	static _Alignas(4096) unsigned char buf[64 * 1024];	/* O_DIRECT needs it */
 
 	while (from < to) {
 		size_t n = to - from < sizeof(buf) ? (size_t)(to - from) : sizeof(buf);
@@ -842,7 +843,7 @@ static const char *base_name(const char *path)
 
 static int cmd_put(int argc, char **argv)
 {
-	int text = 0, sync = 0, fd, err;
+	int text = 0, sync = 0, direct = 0, fd, err;
 	uint64_t size;
 	struct stat st;
 
@@ -853,11 +854,13 @@ static int cmd_put(int argc, char **argv)
 			text = 1;
 		else if (!strcmp(argv[i], "-f"))
 			sync = 1;
+		else if (!strcmp(argv[i], "-d"))
+			direct = O_DIRECT;
 		else
 			return 2;
 	}
 	size = strtoull(argv[2], NULL, 0);
-	fd = open(argv[1], O_WRONLY | O_CREAT, 0644);
+	fd = open(argv[1], O_WRONLY | O_CREAT | direct, 0644);
 	if (fd < 0 || fstat(fd, &st)) {
 		fprintf(stderr, "ktool: %s: %s\n", argv[1], strerror(errno));
 		return 1;

@@ -8,7 +8,8 @@
 KERNEL_TESTS = \
 	tests/kernel/mount-options.sh \
 	tests/kernel/multidev.sh \
-	tests/kernel/casefold.sh
+	tests/kernel/casefold.sh \
+	tests/kernel/lfs-recovery.sh
 TESTS += $(KERNEL_TESTS)
 EXTRA_DIST += $(KERNEL_TESTS) \
 	tests/kernel/README \
@@ -22,6 +23,7 @@ EXTRA_DIST += $(KERNEL_TESTS) \
 	tests/kernel/guest/mount-options.sh \
 	tests/kernel/guest/power-cut-write.sh \
 	tests/kernel/guest/power-cut-recover.sh \
+	tests/kernel/guest/lfs-recovery.sh \
 	tests/kernel/guest/fill-gc.sh \
 	tests/kernel/guest/multidev.sh \
 	tests/kernel/guest/casefold.sh \
@@ -39,7 +41,7 @@ clean-local-kernel:
 # The fsck and dump tests also check the images the kernel scenarios leave
 # behind, so under a parallel 'make check' they wait for those scenarios.
 KERNEL_IMAGE_LOGS = tests/kernel/mkfs-matrix.log tests/kernel/power-cut.log \
-	tests/kernel/fill-gc.log tests/kernel/inode-types.log
+	tests/kernel/fill-gc.log tests/kernel/inode-types.log tests/kernel/lfs-recovery.log
 KERNEL_IMAGE_USERS = tests/fsck/clean.log tests/dump/sbcp-oracle.log \
 	tests/dump/extract.log tests/dump/views.log tests/dump/kernel-extract.log
 $(KERNEL_IMAGE_USERS): $(KERNEL_IMAGE_LOGS)
