@@ -452,6 +452,10 @@ static void check_misc(struct fsck_walk *w, uint32_t ino, const struct f2fs_inod
  * keeps them equal through renames (f2fs_rename()), and f2fs-tools
  * rewrites '..' from i_pino when they differ.  The walk knows the parent
  * whose entry reached the directory; the directory pass holds '..' to it.
+ * Except where the kernel itself marked i_pino stale (FADVISE_LOST_PINO:
+ * a directory renamed with RENAME_WHITEOUT, as overlayfs does, keeps its
+ * old i_pino); it then never trusts i_pino (an fsync makes a checkpoint,
+ * CP_WRONG_PINO) and finds the parent by '..'.
  */
 static void check_dir_pino(struct fsck_walk *w, uint32_t ino, const struct fsck_item *it,
 			   const struct f2fs_inode *ri, uint16_t mode)
@@ -461,7 +465,8 @@ static void check_dir_pino(struct fsck_walk *w, uint32_t ino, const struct fsck_
 	struct f2fs_node *c;
 
 	if (!S_ISDIR(mode) || it->kind != ITEM_NS || !fsck_item_parent(it) ||
-	    ino == F2FS_ROOT_INO || pino == fsck_item_parent(it))
+	    ino == F2FS_ROOT_INO || pino == fsck_item_parent(it) ||
+	    (ri->i_advise & FADVISE_LOST_PINO_BIT))
 		return;
 	if ((c = PLAN(PR_INODE_DIR_PINO, .found = pino, .expected = fsck_item_parent(it))))
 		c->i.i_pino = cpu_to_le32(fsck_item_parent(it));
@@ -647,6 +652,7 @@ bool fsck_check_inode_fields(struct fsck_walk *w, const struct fsck_item *it,
 	f->i_size = le64_to_cpu(ri->i_size);
 	f->keep_size = ri->i_advise & FADVISE_KEEP_SIZE_BIT;
 	f->verity = ri->i_advise & FADVISE_VERITY_BIT;
+	f->pinned = ri->i_inline & F2FS_PIN_FILE;
 	(void)addr;
 	if (check_checksum(w, ino, node))
 		return false;

@@ -884,8 +884,11 @@ void fsck_check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
 		if (c)
 			c->i.i_blocks = cpu_to_le64(f->counted);
 	}
+	/* a pinned file keeps whole sections: fallocate rounds its blocks
+	 * up to the section and sets i_size to the range asked for
+	 * (f2fs_expand_inode_data()) */
 	if (!inl && !f->is_dir && S_ISREG(f->mode) && !f->keep_size && !f->verity &&
-	    !f->compressed && f->last_data &&
+	    !f->compressed && !f->pinned && f->last_data &&
 	    (f->last_data - 1) * F2FS_BLKSIZE >= f->i_size) {
 		if (fsck_problem(ctx, PR_INODE_SIZE, FSCK_OBJ(.ino = f->ino, .found = f->i_size,
 				 .expected = f->last_data - 1)) &&

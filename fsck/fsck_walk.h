@@ -86,7 +86,7 @@ struct fsck_file {
 	uint32_t ino;
 	uint16_t mode;
 	uint8_t ftype;
-	bool is_dir, compressed, released, keep_size, verity;
+	bool is_dir, compressed, released, keep_size, verity, pinned;
 	uint32_t cluster;		/* compression cluster size in blocks */
 	uint32_t addrs_per_inode, addrs_per_block, extra_words;
 	uint64_t i_size;
