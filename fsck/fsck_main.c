@@ -477,31 +477,6 @@ static bool repairing(const struct fsck_opts *o)
 	return o->mode != FSCK_MODE_CHECK || o->dry_run;
 }
 
-/* A read error on a mapped page arrives as SIGBUS: an operational error,
- * reported like any other I/O error.  Nothing has been half-written: a
- * repair writes only at its commit, and the commit is crash safe. */
-static void on_sigbus(int sig)
-{
-	static const char msg[] = "fsck.f2fs: I/O error reading the device (SIGBUS)\n";
-	ssize_t n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
-
-	(void)sig;
-	(void)n;
-	_exit(FSCK_EXIT_ERROR);
-}
-
-/* Read the metadata and node blocks through a mapping of the device: the
- * walk then looks at the page cache instead of copying each block out of
- * it.  Without the mapping (it failed) the same reads copy. */
-static void map_device(struct f2fs_dev *dev)
-{
-	struct sigaction sa = { .sa_handler = on_sigbus };
-
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGBUS, &sa, NULL) == 0)
-		(void)f2fs_dev_map(dev);
-}
-
 /* The stable code of a device that cannot be opened. */
 static const char *open_error_code(int err)
 {
@@ -660,9 +635,6 @@ static int open_and_check(struct fsck_ctx *ctx, bool write, struct walk_reuse *r
 	if (ctx->fs_usable && ctx->fs->ndevs > 1 && !ctx->opt.list_only &&
 	    open_members(ctx, &dopts))
 		return close_with(ctx, FSCK_EXIT_ERROR);
-	/* the superblock and checkpoint are read; the passes read mapped */
-	if (ctx->fs)
-		map_device(ctx->fs->dev);
 	if (ctx->opt.list_only) {
 		fsck_print_sb_cp(ctx);
 		return close_with(ctx, ctx->fs_usable && !f2fs_fs_salvaged(ctx->fs) ?
@@ -708,12 +680,11 @@ static void format_size_classes(const uint64_t *counts, char *buf, size_t cap)
 static void debug_io_sizes(struct fsck_ctx *ctx)
 {
 	const struct f2fs_dev_stats *st = f2fs_dev_stats(ctx->fs->dev);
-	char reads[F2FS_DEV_SIZE_CLASSES * 40], views[F2FS_DEV_SIZE_CLASSES * 40];
+	char reads[F2FS_DEV_SIZE_CLASSES * 40];
 
 	format_size_classes(st->read_sizes, reads, sizeof(reads));
-	format_size_classes(st->view_sizes, views, sizeof(views));
-	fsck_debug(ctx, 1, "I/O request sizes in blocks (size:count): read calls%s; mapped runs%s",
-		   reads[0] ? reads : " none", views[0] ? views : " none");
+	fsck_debug(ctx, 1, "I/O request sizes in blocks (size:count): read calls%s",
+		   reads[0] ? reads : " none");
 }
 
 static void debug_io(struct fsck_ctx *ctx)

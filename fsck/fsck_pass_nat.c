@@ -208,7 +208,6 @@ static int read_unnamed(struct fsck_ctx *ctx, const uint32_t *addrs, uint32_t n)
 			vec[i].blkaddr = addrs[first + i];
 			vec[i].nblocks = 1;
 			vec[i].buf = buf + (size_t)i * F2FS_BLKSIZE;
-			vec[i].data = NULL;
 		}
 		err = f2fs_dev_read_batch(ctx->fs->dev, vec, cnt);
 		for (uint32_t i = 0; i < cnt && !err; i++)

@@ -66,23 +66,16 @@ size_t fsck_addr_runs(const uint32_t *addrs, uint32_t lo, uint32_t hi, uint8_t *
 	return nvec;
 }
 
-/* Read n blocks (addrs sorted ascending); blk[i] receives where block i
- * is: in the device's mapping, or in buf (n blocks) when it is not mapped. */
+/* Read n blocks (addrs sorted ascending) into buf (n blocks); blk[i]
+ * receives where block i is. */
 int fsck_read_sorted(struct fsck_walk *w, const uint32_t *addrs, uint32_t n, uint8_t *buf,
 		     const uint8_t **blk)
 {
 	size_t nvec = fsck_addr_runs(addrs, 0, n, buf, w->vec, 0);
-	int err;
+	int err = f2fs_dev_read_batch(w->ctx->fs->dev, w->vec, nvec);
 
-	if (w->copy) {
-		err = f2fs_dev_read_batch(w->ctx->fs->dev, w->vec, nvec);
-		for (size_t v = 0; v < nvec; v++)
-			w->vec[v].data = w->vec[v].buf;
-	} else {
-		err = f2fs_dev_read_batch_view(w->ctx->fs->dev, w->vec, nvec);
-	}
-	if (!err)
-		f2fs_dev_view_blocks(w->vec, nvec, blk);
+	for (uint32_t i = 0; i < n && !err; i++)
+		blk[i] = buf + (size_t)i * F2FS_BLKSIZE;
 	return err;
 }
 
@@ -1482,8 +1475,6 @@ static void walk_stack(struct fsck_walk *w)
 		if (ahead)
 			fsck_digest_finish_inodes(w);
 		sort_children(w, first);
-		/* done with the batch's blocks: unmap them before the next */
-		f2fs_dev_release_views(w->ctx->fs->dev);
 		fsck_progress(w->ctx, 4, w->ctx->st.inodes, le32_to_cpu(w->ctx->fs->cp->valid_inode_count));
 	}
 }

@@ -200,7 +200,7 @@ static int flush(struct fsck_ctx *ctx, bool last)
 	/* Copies: the SSA blocks of a flush are scattered over the SSA area,
 	 * and a mapped page brings its whole (large) page cache folio into
 	 * the process. */
-	struct fsck_walk w = { .ctx = ctx, .copy = true };
+	struct fsck_walk w = { .ctx = ctx };
 	uint32_t segs[FSCK_BATCH], addrs[FSCK_BATCH];
 	const uint8_t *blk[FSCK_BATCH];
 	uint32_t kept = 0;
@@ -325,7 +325,7 @@ static void scan_log_summaries(struct fsck_ctx *ctx, fsck_sum_fn fn, void *arg)
 
 int fsck_ssa_for_each_data(struct fsck_ctx *ctx, fsck_sum_fn fn, void *arg)
 {
-	struct fsck_walk w = { .ctx = ctx, .copy = true };
+	struct fsck_walk w = { .ctx = ctx };
 	uint32_t segs[FSCK_BATCH], addrs[FSCK_BATCH];
 	const uint8_t *blk[FSCK_BATCH];
 	uint8_t *buf = malloc((size_t)FSCK_BATCH * F2FS_BLKSIZE);

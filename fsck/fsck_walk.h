@@ -161,7 +161,6 @@ struct fsck_walk {
 	struct fsck_lost_dnode **lost;	/* direct nodes to rebuild */
 	uint32_t n_lost, cap_lost;
 	int err;			/* first operational error */
-	bool copy;			/* read into the buffers, never map */
 	bool root_refused;		/* F2FS-4033 reported: the repair makes a new root */
 	struct f2fs_node *footer_buf;	/* an inode block with its footer restored (-n) */
 	int qtype;			/* quota type + 1 of the inode walked, 0 if none */

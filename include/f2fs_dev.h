@@ -40,9 +40,8 @@ struct f2fs_dev_stats {
 	uint64_t read_misses;	/* of them, reads the page cache could not serve
 				 * at once (then announced and read again) */
 	uint64_t read_blocks;
-	/* read system calls and mapped runs (views), by size class */
+	/* read system calls by size class */
 	uint64_t read_sizes[F2FS_DEV_SIZE_CLASSES];
-	uint64_t view_sizes[F2FS_DEV_SIZE_CLASSES];
 	uint64_t write_calls;	/* accepted write requests */
 	uint64_t write_blocks;
 	uint64_t dropped_writes;/* writes dropped by dry-run or the cut hook */
@@ -88,7 +87,6 @@ struct f2fs_io_vec {
 	uint64_t blkaddr;	/* in 4 KiB blocks */
 	uint32_t nblocks;
 	void *buf;		/* nblocks * 4096 bytes */
-	const void *data;	/* set by f2fs_dev_read_batch_view(): the blocks */
 };
 
 int f2fs_dev_open(const char *path, const struct f2fs_dev_opts *opts,
@@ -103,32 +101,6 @@ int f2fs_dev_read(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks,
  * adjacent runs are merged into single vectored reads, then each is read. */
 int f2fs_dev_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec,
 			size_t n);
-/* Map the whole device read-only (MAP_SHARED, so it follows the page
- * cache and this process's own writes).  Afterwards
- * f2fs_dev_read_batch_view() hands out pointers into the page cache
- * instead of copying: a checker that reads gigabytes of node blocks spends
- * most of its time in that copy otherwise.  -errno when the device cannot
- * be mapped; the caller goes on with copies.  An I/O error while a mapped
- * page is being read in is a SIGBUS, not an error return: a tool that maps
- * must handle that signal. */
-int f2fs_dev_map(struct f2fs_dev *dev);
-/* f2fs_dev_read_batch() without the copy when the device is mapped: each
- * run's data points at its blocks in the mapping (buf is not used and may
- * be NULL; nothing is read until the blocks are touched, so announce them
- * first).  Unmapped, it reads into buf and sets data = buf.  The pointers
- * stay valid until f2fs_dev_close().  Pages looked at through the mapping
- * count in the process's RSS, so every F2FS_DEV_VIEW_WINDOW blocks handed
- * out the pages of the earlier views are unmapped again (they stay in the
- * page cache; touching an old pointer maps its page back). */
-#define F2FS_DEV_VIEW_WINDOW	256u	/* 1 MiB */
-int f2fs_dev_read_batch_view(struct f2fs_dev *dev, struct f2fs_io_vec *vec,
-			     size_t n);
-/* Unmap the pages of the views handed out so far now (a step that is done
- * with its views calls it, so they do not wait for the next window). */
-void f2fs_dev_release_views(struct f2fs_dev *dev);
-/* After f2fs_dev_read_batch_view(): blk[k] = where the k-th block of the
- * runs is, counting the runs' blocks in vec order. */
-void f2fs_dev_view_blocks(const struct f2fs_io_vec *vec, size_t n, const uint8_t **blk);
 /* Reads a worker thread may make beside the tool's own: only what the
  * page cache holds (no waiting for the device, no readahead hint), into
  * each run's buf, sorted runs merged as f2fs_dev_read_batch() merges them.
@@ -206,8 +178,7 @@ int f2fs_dev_attach(struct f2fs_dev *dev, struct f2fs_dev *member, uint64_t star
 
 /* A truncated volume: the device holds fewer bytes than the volume on it.
  * From now on the device is taken to be `bytes` long: reads past its real
- * end (file_bytes) see zeroes, and it is never mapped (f2fs_dev_map
- * fails, readers copy).  Single devices only; -EINVAL otherwise or when
+ * end (file_bytes) see zeroes.  Single devices only; -EINVAL otherwise or when
  * bytes is not more than the device holds. */
 int f2fs_dev_assume_size(struct f2fs_dev *dev, uint64_t bytes);
 /* After f2fs_dev_assume_size on an image file: grow the file to the
@@ -231,7 +202,6 @@ int f2fs_dev_set_lost_writes(struct f2fs_dev *dev, uint64_t mask);
 /* Test hook: a read that reaches block blkaddr fails there, with -EIO
  * (short false) or as a short read (the device returns the bytes before
  * the block, then nothing: what a read past the end of a device sees).
- * The device is no longer mapped (f2fs_dev_map fails; readers copy).
  * Device 0's own blocks only; up to F2FS_DEV_MAX_FAULTS. */
 #define F2FS_DEV_MAX_FAULTS	16
 int f2fs_dev_add_read_fault(struct f2fs_dev *dev, uint64_t blkaddr, bool short_read);

@@ -8,8 +8,7 @@
  * bottom owns opening regular files and block devices (size, sector
  * size, O_EXCL), block and byte reads and writes with EINTR/short-
  * transfer handling, batched reads (sorted, read ahead, merged into
- * vectored reads across small gaps), zero-copy views of blocks through a
- * read-only mapping of the device, performing writes, discard and
+ * vectored reads across small gaps), performing writes, discard and
  * zero-out (routed to the members of a multi-device volume by devset.c),
  * flush points; and detecting whether a device or image file is mounted.
  * Nothing here prints.
@@ -22,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
@@ -184,8 +182,6 @@ void f2fs_dev_close(struct f2fs_dev *dev)
 	f2fs_stream_free(dev);	/* before the descriptor closes */
 	(void)f2fs_zone_model_save(dev->zoned);	/* f2fs_dev_flush reports errors */
 	f2fs_zoned_free(dev->zoned);
-	if (dev->map)
-		munmap((void *)dev->map, (size_t)dev->size_bytes);
 	for (unsigned int i = 0; i < F2FS_DEV_RINGS; i++)
 		f2fs_uring_close(dev->ring[i]);
 	if (dev->fd >= 0)
@@ -424,7 +420,7 @@ int f2fs_dev_read(struct f2fs_dev *dev, uint64_t blkaddr, uint32_t nblocks, void
 
 int f2fs_dev_assume_size(struct f2fs_dev *dev, uint64_t bytes)
 {
-	if (dev->nmembers || dev->map || bytes <= dev->file_bytes)
+	if (dev->nmembers || bytes <= dev->file_bytes)
 		return -EINVAL;
 	dev->size_bytes = bytes;
 	dev->own_bytes = bytes;
@@ -594,7 +590,7 @@ int f2fs_dev_shrink_file(struct f2fs_dev *dev, uint64_t bytes)
 		return -EROFS;
 	if (!dev->is_regular || dev->nmembers)
 		return -EOPNOTSUPP;
-	if (bytes >= dev->file_bytes || dev->map)
+	if (bytes >= dev->file_bytes)
 		return -EINVAL;
 	return submit(dev, F2FS_CHANGE_RESIZE, bytes, 0, NULL, NULL);
 }
@@ -1107,7 +1103,7 @@ static int read_sorted_runs(struct f2fs_dev *dev, const struct f2fs_io_vec *runs
 int f2fs_dev_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n)
 {
 	if (dev->nmembers)
-		return f2fs_devset_read_batch(dev, vec, n, false);
+		return f2fs_devset_read_batch(dev, vec, n);
 	return f2fs_dev_read_batch_own(dev, vec, n);
 }
 
@@ -1200,126 +1196,6 @@ void f2fs_dev_add_tally(struct f2fs_dev *dev, const struct f2fs_dev_tally *tally
 	dev->stats.read_blocks += tally->read_blocks;
 	for (unsigned int c = 0; c < F2FS_DEV_SIZE_CLASSES; c++)
 		dev->stats.read_sizes[c] += tally->read_sizes[c];
-}
-
-/* ---- zero-copy reads through a mapping ---------------------------------- */
-
-/* The kernel maps pages around a faulting one (fault-around, 64 KiB by
- * default): a release covers that much more on each side of the views. */
-#define VIEW_MARGIN	(256u << 10)
-
-static void note_view(struct f2fs_dev *dev, uint64_t off, uint64_t len)
-{
-	if (!dev->view_blocks || off < dev->view_lo)
-		dev->view_lo = off;
-	if (!dev->view_blocks || off + len > dev->view_hi)
-		dev->view_hi = off + len;
-	dev->view_blocks += len >> F2FS_BLKSIZE_BITS;
-}
-
-/* Unmap the pages of the views so far from this process (MADV_DONTNEED on
- * a shared file mapping drops page table entries only; the data stays in
- * the page cache and an old pointer faults its page back in). */
-void f2fs_dev_release_views(struct f2fs_dev *dev)
-{
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t lo = dev->view_lo > VIEW_MARGIN ? dev->view_lo - VIEW_MARGIN : 0;
-	uint64_t hi = dev->view_hi + VIEW_MARGIN;
-
-	for (unsigned int i = 0; i < dev->nmembers; i++)
-		f2fs_dev_release_views(dev->members[i].dev);
-	if (!dev->map || !dev->view_blocks)
-		return;
-	lo &= ~(page - 1);
-	if (hi > dev->size_bytes)
-		hi = dev->size_bytes;
-	if (hi > lo)
-		(void)madvise((void *)(dev->map + lo), (size_t)(hi - lo), MADV_DONTNEED);
-	dev->view_blocks = 0;
-}
-
-int f2fs_dev_map(struct f2fs_dev *dev)
-{
-	void *p;
-
-	for (unsigned int i = 0; i < dev->nmembers; i++)
-		(void)f2fs_dev_map(dev->members[i].dev);	/* unmapped: copies */
-	if (dev->map)
-		return 0;
-	if (f2fs_layer_sees_reads(dev))
-		return -EOPNOTSUPP;	/* the read-fault layer sees every read */
-	if (dev->size_bytes == 0 || dev->size_bytes > SIZE_MAX || dev->file_bytes != dev->size_bytes)
-		return -EINVAL;
-	p = mmap(NULL, (size_t)dev->size_bytes, PROT_READ, MAP_SHARED, dev->fd, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	dev->map = p;
-	return 0;
-}
-
-/* Runs shorter than this are copied even from a mapped device: touching a
- * mapped page makes the kernel map its resident neighbours too (fault-
- * around, 16 pages), so scattered single blocks would pull ~16 times their
- * size into the process; a copy of a few blocks costs about a fault. */
-#define VIEW_MIN_RUN	64u
-
-int f2fs_dev_read_batch_view(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n)
-{
-	if (dev->nmembers)
-		return f2fs_devset_read_batch(dev, vec, n, true);
-	return f2fs_dev_read_batch_view_own(dev, vec, n);
-}
-
-int f2fs_dev_read_batch_view_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n)
-{
-	struct f2fs_io_vec *copy;
-	size_t ncopy = 0;
-	int err = 0;
-
-	if (n && !vec)
-		return -EINVAL;
-	if (!dev->map) {
-		err = f2fs_dev_read_batch_own(dev, vec, n);
-		for (size_t i = 0; i < n; i++)
-			vec[i].data = err ? NULL : vec[i].buf;
-		return err;
-	}
-	if (dev->view_blocks >= F2FS_DEV_VIEW_WINDOW)
-		f2fs_dev_release_views(dev);
-	copy = malloc((n ? n : 1) * sizeof(*copy));
-	if (!copy)
-		return -ENOMEM;
-	for (size_t i = 0; i < n && !err; i++) {
-		uint64_t off, len;
-
-		err = block_range(vec[i].blkaddr, vec[i].nblocks, &off, &len);
-		if (err == 0)
-			err = check_transfer(dev, off, len, -EIO);
-		if (err < 0 || vec[i].nblocks == 0)
-			continue;
-		if (vec[i].buf && vec[i].nblocks < VIEW_MIN_RUN) {
-			vec[i].data = vec[i].buf;
-			copy[ncopy++] = vec[i];
-			continue;
-		}
-		vec[i].data = dev->map + off;
-		dev->stats.read_blocks += vec[i].nblocks;
-		dev->stats.view_sizes[size_class(vec[i].nblocks)]++;
-		note_view(dev, off, len);
-	}
-	if (!err)
-		err = f2fs_dev_read_batch_own(dev, copy, ncopy);
-	free(copy);
-	return err;
-}
-
-void f2fs_dev_view_blocks(const struct f2fs_io_vec *vec, size_t n, const uint8_t **blk)
-{
-	size_t k = 0;
-
-	for (size_t v = 0; v < n; v++)
-		for (uint32_t j = 0; j < vec[v].nblocks; j++)
-			blk[k++] = (const uint8_t *)vec[v].data + ((size_t)j << F2FS_BLKSIZE_BITS);
 }
 
 /* ---- discard and zero-out --------------------------------------------- */

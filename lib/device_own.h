@@ -23,7 +23,7 @@ struct f2fs_read_faults;
 /* ---- the layer stack ----------------------------------------------------
  *
  * A device is a stack of layers over the unix layer (lib/device.c: the
- * file descriptor, batched reads, views, hints, routing to the members of
+ * file descriptor, batched reads, hints, routing to the members of
  * a multi-device volume).  The public requests of f2fs_dev.h check their
  * arguments in lib/device.c, then go down the stack: each layer sees a
  * change (write, discard or zero-out, resize), a flush and, if it asks
@@ -60,7 +60,7 @@ struct f2fs_layer;
 struct f2fs_layer_ops {
 	const char *name;
 	unsigned int rank;	/* lower ranks sit higher in the stack */
-	bool sees_reads;	/* every read must reach it: no mapping, no cached pass */
+	bool sees_reads;	/* every read must reach it: no cached pass */
 	bool closes_last;	/* closed after the others (f2fs_layer_close_all) */
 	/* NULL members pass the request to the layer below. */
 	int (*change)(struct f2fs_layer *l, const struct f2fs_change *c);
@@ -113,7 +113,6 @@ struct f2fs_dev {
 	uint64_t size_bytes;	/* device or file size (f2fs_dev_assume_size: more) */
 	uint64_t file_bytes;	/* what the device really holds: reads past it see zeroes */
 	unsigned int sector_size;	/* logical sector size (512 for files) */
-	const uint8_t *map;	/* read-only mapping of the whole device, or NULL */
 	struct f2fs_ra_queue *ra;	/* the read stream (f2fs_dev_defer_readahead) */
 	struct f2fs_zoned *zoned;	/* zone model (f2fs_zone.h), NULL: not zoned */
 	/* multi-device volumes: device 0 holds volume bytes [0, own_bytes)
@@ -122,8 +121,6 @@ struct f2fs_dev {
 	uint64_t own_bytes;
 	struct f2fs_dev_member members[F2FS_DEV_MAX_MEMBERS];
 	unsigned int nmembers;
-	uint64_t view_lo, view_hi;	/* bytes handed out since the last release */
-	uint64_t view_blocks;
 	struct f2fs_layer *top;		/* the stack, from its top to unix */
 	struct f2fs_layer unix_layer;
 	struct f2fs_read_faults *faults;	/* the read-fault layer when pushed */
@@ -172,7 +169,6 @@ bool f2fs_undo_active(const struct f2fs_dev *dev);
 uint64_t f2fs_undo_appends(const struct f2fs_dev *dev);
 
 int f2fs_dev_read_batch_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n);
-int f2fs_dev_read_batch_view_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n);
 
 /* Called for each piece of a volume byte range: d is the member holding
  * it, or NULL for device 0 itself; local is the offset on that device;
@@ -183,7 +179,7 @@ typedef int (*f2fs_devset_piece_fn)(struct f2fs_dev *d, uint64_t local, uint64_t
  * returns `outside`. */
 int f2fs_devset_split(struct f2fs_dev *dev, uint64_t off, uint64_t len, int outside,
 		      f2fs_devset_piece_fn fn, void *arg);
-int f2fs_devset_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n, bool view);
+int f2fs_devset_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n);
 int f2fs_devset_flush(struct f2fs_dev *dev);
 void f2fs_devset_close(struct f2fs_dev *dev);
 

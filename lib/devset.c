@@ -99,12 +99,9 @@ int f2fs_devset_split(struct f2fs_dev *dev, uint64_t off, uint64_t len, int outs
 
 /* ---- batched reads ---- */
 
-/* Each run cut at device boundaries, grouped by device; pieces of one run
- * on different devices are read into its buffer (a view cannot span two
- * mappings). */
+/* Each run cut at device boundaries, grouped by device; the pieces of one
+ * run land in its buffer where they belong. */
 struct piece {
-	size_t run;		/* index in the caller's vec */
-	uint64_t done;		/* bytes into the run */
 	struct f2fs_io_vec v;	/* at the device's own block address */
 };
 
@@ -122,23 +119,19 @@ static int add_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t 
 	struct piece *p = &s->p[s->n];
 	const struct f2fs_io_vec *r = &s->vec[s->run];
 
-	p->run = s->run;
-	p->done = done;
 	p->v.blkaddr = local >> F2FS_BLKSIZE_BITS;
 	p->v.nblocks = (uint32_t)(len >> F2FS_BLKSIZE_BITS);
-	p->v.buf = r->buf ? (uint8_t *)r->buf + done : NULL;
-	p->v.data = NULL;
+	p->v.buf = (uint8_t *)r->buf + done;
 	s->devs[s->n++] = d;
 	return 0;
 }
 
-int f2fs_devset_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n, bool view)
+int f2fs_devset_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n)
 {
 	size_t maxp = 0;
 	struct piece *p;
 	struct f2fs_dev **devs;
 	struct f2fs_io_vec *sub;
-	bool *split;
 	int err = 0;
 
 	for (size_t i = 0; i < n; i++)
@@ -146,25 +139,23 @@ int f2fs_devset_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t
 	p = calloc(maxp ? maxp : 1, sizeof(*p));
 	devs = calloc(maxp ? maxp : 1, sizeof(*devs));
 	sub = calloc(maxp ? maxp : 1, sizeof(*sub));
-	split = calloc(n ? n : 1, sizeof(*split));
-	if (!p || !devs || !sub || !split) {
+	if (!p || !devs || !sub) {
 		err = -ENOMEM;
 		goto out;
 	}
 	struct split_arg s = { .p = p, .vec = vec, .devs = devs };
 
 	for (size_t i = 0; i < n && !err; i++) {
-		size_t before = s.n;
-
 		if (vec[i].nblocks == 0)
 			continue;
+		if (!vec[i].buf) {
+			err = -EINVAL;
+			break;
+		}
 		s.run = i;
 		err = f2fs_devset_split(dev, vec[i].blkaddr << F2FS_BLKSIZE_BITS,
 					(uint64_t)vec[i].nblocks << F2FS_BLKSIZE_BITS, -EIO,
 					add_piece, &s);
-		split[i] = s.n - before > 1;
-		if (!err && split[i] && !vec[i].buf)
-			err = -EINVAL;	/* a view across two devices needs a buffer */
 	}
 	/* One call per device, in device order: device 0, then members. */
 	for (unsigned int d = 0; d <= dev->nmembers && !err; d++) {
@@ -177,33 +168,11 @@ int f2fs_devset_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t
 		if (!k)
 			continue;
 		if (!target)
-			err = view ? f2fs_dev_read_batch_view_own(dev, sub, k) :
-				     f2fs_dev_read_batch_own(dev, sub, k);
-		else if (view)
-			err = f2fs_dev_read_batch_view(target, sub, k);
+			err = f2fs_dev_read_batch_own(dev, sub, k);
 		else
 			err = f2fs_dev_read_batch(target, sub, k);
-		k = 0;
-		for (size_t j = 0; j < s.n && !err; j++) {
-			if (devs[j] != target)
-				continue;
-			p[j].v.data = sub[k++].data;
-			/* a view piece of a split run must land in the buffer */
-			if (view && split[p[j].run] && p[j].v.data != p[j].v.buf)
-				memcpy(p[j].v.buf, p[j].v.data,
-				       (size_t)p[j].v.nblocks << F2FS_BLKSIZE_BITS);
-		}
-	}
-	for (size_t j = 0; j < s.n && !err && view; j++) {
-		struct f2fs_io_vec *r = &vec[p[j].run];
-
-		if (split[p[j].run])
-			r->data = r->buf;
-		else
-			r->data = p[j].v.data;
 	}
 out:
-	free(split);
 	free(sub);
 	free(devs);
 	free(p);

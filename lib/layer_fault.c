@@ -3,9 +3,7 @@
  * that reaches one of the chosen blocks fails there, with EIO, or comes
  * back short (the bytes before the block, then nothing, as a read past
  * the end of a device does), so the read error paths of the tools can be
- * tested (fsck --read-fault).  It must see every read: while it is in
- * the stack the device is not mapped (f2fs_dev_map refuses; readers
- * copy).  Device 0's own blocks only.  Nothing here prints.
+ * tested (fsck --read-fault).  Device 0's own blocks only.  Nothing here prints.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -89,8 +87,6 @@ int f2fs_dev_add_read_fault(struct f2fs_dev *dev, uint64_t blkaddr, bool short_r
 {
 	struct f2fs_read_faults *rf = dev->faults;
 
-	if (dev->map)
-		return -EBUSY;
 	if (!rf) {
 		rf = calloc(1, sizeof(*rf));
 		if (!rf)

@@ -537,18 +537,15 @@ static int read_and_install(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
 {
 	uint32_t batch = n < NAT_LOAD_BATCH ? n : NAT_LOAD_BATCH;
 	uint8_t *buf;
-	const uint8_t **blk;
 	struct f2fs_io_vec *vec;
 	int err = 0;
 
 	if (n == 0)
 		return 0;
 	readahead_blocks(fs, nm, blocks, n);
-	/* on a mapped device only short runs are copied into buf */
 	buf = malloc((size_t)batch * F2FS_BLKSIZE);
 	vec = calloc(batch, sizeof(*vec));
-	blk = calloc(batch, sizeof(*blk));
-	if (!buf || !vec || !blk) {
+	if (!buf || !vec) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -556,16 +553,11 @@ static int read_and_install(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
 		uint32_t cnt = n - first < batch ? n - first : batch;
 		size_t nvec = build_nat_runs(fs, nm, blocks + first, cnt, buf, vec);
 
-		err = f2fs_dev_read_batch_view(fs->dev, vec, nvec);
-		if (err)
-			break;
-		f2fs_dev_view_blocks(vec, nvec, blk);
-		for (uint32_t i = 0; i < cnt; i++)
-			install_block(nm, blocks[first + i], blk[i]);
+		err = f2fs_dev_read_batch(fs->dev, vec, nvec);
+		for (uint32_t i = 0; i < cnt && !err; i++)
+			install_block(nm, blocks[first + i], buf + (size_t)i * F2FS_BLKSIZE);
 	}
 out:
-	f2fs_dev_release_views(fs->dev);
-	free(blk);
 	free(buf);
 	free(vec);
 	return err;
@@ -596,7 +588,6 @@ struct nat_mt_load {
 static void load_chunk(struct nat_mt_load *ld, uint32_t lane, uint32_t c)
 {
 	struct f2fs_io_vec vec[NAT_MT_CHUNK];
-	const uint8_t *blk[NAT_MT_CHUNK];
 	uint32_t first = c * NAT_MT_CHUNK;
 	uint32_t cnt = ld->n - first < NAT_MT_CHUNK ? ld->n - first : NAT_MT_CHUNK;
 	size_t nvec = build_nat_runs(ld->fs, ld->nm, ld->list + first, cnt, ld->buf[lane], vec);
@@ -605,11 +596,9 @@ static void load_chunk(struct nat_mt_load *ld, uint32_t lane, uint32_t c)
 	ld->chunk_err[c] = f2fs_dev_read_cached_mt(ld->fs->dev, vec, nvec, &ld->tally[lane]);
 	if (ld->chunk_err[c])
 		return;
-	for (size_t k = 0; k < nvec; k++)
-		vec[k].data = vec[k].buf;
-	f2fs_dev_view_blocks(vec, nvec, blk);
 	for (uint32_t i = 0; i < cnt; i++)
-		valid += decode_block(ld->nm, ld->list[first + i], blk[i]);
+		valid += decode_block(ld->nm, ld->list[first + i],
+				      ld->buf[lane] + (size_t)i * F2FS_BLKSIZE);
 	ld->chunk_valid[c] = valid;
 }
 

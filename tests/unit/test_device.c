@@ -4,9 +4,8 @@
  * adjacent runs into one preadv, IOV_MAX splitting, readahead hints),
  * read-only, dry-run, the write-limit hook, flush counting, discard,
  * zero-out, open errors, check_mounted on an unmounted file, deferred
- * readahead hints issued ahead of the reads, views, and multi-device
- * routing
- * (f2fs_dev_read_batch_view) with and without a mapping, the cached reads
+ * readahead hints issued ahead of the reads, multi-device routing, the
+ * cached reads
  * of worker threads (f2fs_dev_read_cached_mt) and a refusal of RWF_NOWAIT,
  * remembered by the device.
  *
@@ -244,9 +243,9 @@ static void test_batch(void)
 	struct f2fs_dev *dev = open_dev(path, true, false);
 	static uint8_t bufs[8][2 * F2FS_BLKSIZE];
 	struct f2fs_io_vec vec[] = {
-		{ 10, 2, bufs[0], NULL }, { 3, 1, bufs[1], NULL }, { 12, 1, bufs[2], NULL },
-		{ 4, 2, bufs[3], NULL }, { 20, 1, bufs[4], NULL }, { 0, 1, bufs[5], NULL },
-		{ 30, 0, NULL, NULL }, { 3, 1, bufs[6], NULL },
+		{ 10, 2, bufs[0] }, { 3, 1, bufs[1] }, { 12, 1, bufs[2] },
+		{ 4, 2, bufs[3] }, { 20, 1, bufs[4] }, { 0, 1, bufs[5] },
+		{ 30, 0, NULL }, { 3, 1, bufs[6] },
 	};
 	size_t n = sizeof(vec) / sizeof(vec[0]);
 	struct f2fs_io_vec keep[sizeof(vec) / sizeof(vec[0])];
@@ -294,7 +293,7 @@ static void test_batch(void)
 	}
 
 	/* A run past the end fails the whole batch before any read. */
-	struct f2fs_io_vec bad[] = { { 1, 1, bufs[0], NULL }, { NBLOCKS - 1, 2, bufs[7], NULL } };
+	struct f2fs_io_vec bad[] = { { 1, 1, bufs[0] }, { NBLOCKS - 1, 2, bufs[7] } };
 	uint64_t calls = f2fs_dev_stats(dev)->read_calls;
 
 	CHECK_EQ_U64(f2fs_dev_read_batch(dev, bad, 2), (uint64_t)-EIO);
@@ -306,53 +305,6 @@ static void test_batch(void)
 	bad[1].buf = NULL;
 	CHECK_EQ_U64(f2fs_dev_read_batch(dev, bad, 2), (uint64_t)-EINVAL);
 	CHECK_EQ_U64(f2fs_dev_read_batch(dev, NULL, 0), 0);
-	f2fs_dev_close(dev);
-}
-
-/* Views: unmapped they are the copies in buf; mapped, long runs point into
- * the mapping (no read call), short ones are still copied, pointers stay
- * good after a release and after the layer's own writes, and a run past
- * the end fails. */
-static void test_view(void)
-{
-	const char *path = make_file("view.img", 128 * F2FS_BLKSIZE);
-	struct f2fs_dev *dev = open_dev(path, false, false);
-	static uint8_t bufs[3][80 * F2FS_BLKSIZE];
-	struct f2fs_io_vec vec[] = { { 2, 1, bufs[0], NULL }, { 20, 80, bufs[1], NULL } };
-	const uint8_t *blk[81];
-	uint8_t block[F2FS_BLKSIZE];
-
-	CHECK_EQ_U64(f2fs_dev_read_batch_view(dev, vec, 2), 0);
-	CHECK(vec[0].data == bufs[0] && vec[1].data == bufs[1]);
-	f2fs_dev_view_blocks(vec, 2, blk);
-	CHECK(block_has_pattern(blk[0], 2) && block_has_pattern(blk[80], 99));
-
-	CHECK_EQ_U64(f2fs_dev_map(dev), 0);
-	memset(bufs, 0, sizeof(bufs));
-	uint64_t calls = f2fs_dev_stats(dev)->read_calls;
-
-	CHECK_EQ_U64(f2fs_dev_read_batch_view(dev, vec, 2), 0);
-	CHECK(vec[0].data == bufs[0]);			/* 1 block: copied */
-	CHECK(vec[1].data == dev->map + 20 * F2FS_BLKSIZE);	/* 80: mapped */
-	CHECK_EQ_U64(f2fs_dev_stats(dev)->read_calls,
-		     calls + 1 + (nowait_reads(path) ? 0 : 1));
-	f2fs_dev_view_blocks(vec, 2, blk);
-	for (uint32_t i = 0; i < 81; i++)
-		CHECK(block_has_pattern(blk[i], i ? 19 + i : 2));
-	f2fs_dev_release_views(dev);
-	CHECK(block_has_pattern(blk[1], 20));		/* faulted back in */
-	/* Mapped views follow the layer's writes (one page cache). */
-	memset(block, 0xA5, sizeof(block));
-	CHECK_EQ_U64(f2fs_dev_write(dev, 21, 1, block), 0);
-	CHECK(all_bytes(blk[2], F2FS_BLKSIZE, 0xA5));
-	/* Without a buffer a short run is mapped too. */
-	struct f2fs_io_vec nobuf = { 5, 1, NULL, NULL };
-
-	CHECK_EQ_U64(f2fs_dev_read_batch_view(dev, &nobuf, 1), 0);
-	CHECK(nobuf.data == dev->map + 5 * F2FS_BLKSIZE);
-	struct f2fs_io_vec bad[] = { { 1, 20, bufs[2], NULL }, { 127, 2, NULL, NULL } };
-
-	CHECK_EQ_U64(f2fs_dev_read_batch_view(dev, bad, 2), (uint64_t)-EIO);
 	f2fs_dev_close(dev);
 }
 
@@ -388,14 +340,13 @@ static struct f2fs_dev *open_set(bool dry_run, char (*paths)[512])
 	return dev;
 }
 
-/* Multi-device routing: reads, batches and views across the boundaries,
+/* Multi-device routing: reads and batches across the boundaries,
  * a write across one (admitted once), dry-run, the gap and the end. */
 static void test_members(void)
 {
 	char paths[3][512];
 	struct f2fs_dev *dev = open_set(false, paths);
 	static uint8_t buf[24 * F2FS_BLKSIZE], bufs[3][24 * F2FS_BLKSIZE];
-	const uint8_t *blk[24];
 
 	/* a plain read across device 0 and member 1 */
 	CHECK_EQ_U64(f2fs_dev_read(dev, 28, 8, buf), 0);
@@ -407,29 +358,23 @@ static void test_members(void)
 	CHECK_EQ_U64(f2fs_dev_read(dev, 50, 20, buf), 0);
 	CHECK(volume_block_ok(buf + 19 * F2FS_BLKSIZE, 69));
 
-	/* batches: one run across a boundary, one on each device */
-	for (int view = 0; view < 2; view++) {
-		struct f2fs_io_vec vec[] = { { 52, 3, bufs[0], NULL }, { 20, 20, bufs[1], NULL },
-					     { 2, 1, bufs[2], NULL } };
+	/* a batch: one run across a boundary, one on each device */
+	{
+		struct f2fs_io_vec vec[] = { { 52, 3, bufs[0] }, { 20, 20, bufs[1] },
+					     { 2, 1, bufs[2] } };
 
-		if (view)
-			CHECK_EQ_U64(f2fs_dev_map(dev), 0);
 		memset(bufs, 0, sizeof(bufs));
-		CHECK_EQ_U64(view ? f2fs_dev_read_batch_view(dev, vec, 3) :
-				    f2fs_dev_read_batch(dev, vec, 3), 0);
-		if (!view)
-			for (int i = 0; i < 3; i++)
-				vec[i].data = vec[i].buf;
-		CHECK(vec[1].data == bufs[1]);	/* across devices: in the buffer */
-		f2fs_dev_view_blocks(vec, 3, blk);
+		CHECK_EQ_U64(f2fs_dev_read_batch(dev, vec, 3), 0);
 		for (uint32_t i = 0; i < 3; i++)
-			CHECK(volume_block_ok(blk[i], 52 + i));
+			CHECK(volume_block_ok(bufs[0] + (size_t)i * F2FS_BLKSIZE, 52 + i));
 		for (uint32_t i = 0; i < 20; i++)
-			CHECK(volume_block_ok(blk[3 + i], 20 + i));
-		CHECK(volume_block_ok(blk[23], 2));
-		f2fs_dev_release_views(dev);
+			CHECK(volume_block_ok(bufs[1] + (size_t)i * F2FS_BLKSIZE, 20 + i));
+		CHECK(volume_block_ok(bufs[2], 2));
+		/* a run without a buffer is refused */
+		vec[1].buf = NULL;
+		CHECK_EQ_U64(f2fs_dev_read_batch(dev, vec, 3), (uint64_t)-EINVAL);
 	}
-	struct f2fs_io_vec gap = { 46, 4, bufs[0], NULL };
+	struct f2fs_io_vec gap = { 46, 4, bufs[0] };
 
 	CHECK_EQ_U64(f2fs_dev_read_batch(dev, &gap, 1), (uint64_t)-EIO);
 	CHECK_EQ_U64(f2fs_dev_readahead(dev, 40, 30), 0);	/* hints skip the gap */
@@ -521,9 +466,9 @@ static void test_batch_iov_max(void)
  * apart), each block into its own slot of bufs. */
 static size_t mt_runs(struct f2fs_io_vec *vec, uint8_t (*bufs)[F2FS_BLKSIZE])
 {
-	vec[0] = (struct f2fs_io_vec){ 2, 1, bufs[0], NULL };
-	vec[1] = (struct f2fs_io_vec){ 3, 2, bufs[1], NULL };
-	vec[2] = (struct f2fs_io_vec){ 20, 1, bufs[3], NULL };
+	vec[0] = (struct f2fs_io_vec){ 2, 1, bufs[0] };
+	vec[1] = (struct f2fs_io_vec){ 3, 2, bufs[1] };
+	vec[2] = (struct f2fs_io_vec){ 20, 1, bufs[3] };
 	memset(bufs, 0, 4 * F2FS_BLKSIZE);
 	return 3;
 }
@@ -776,7 +721,7 @@ static void test_readahead(void)
 		CHECK_EQ_U64(f2fs_dev_stats(dev)->readahead_calls, NBLOCKS / 4);
 		if (round == 0) {
 			static uint8_t buf[F2FS_BLKSIZE];
-			struct f2fs_io_vec v = { 3, 1, buf, NULL };
+			struct f2fs_io_vec v = { 3, 1, buf };
 
 			(void)evict_file(path);
 			f2fs_dev_issue_readahead(dev);
@@ -787,8 +732,8 @@ static void test_readahead(void)
 			CHECK(f2fs_stream_wait(dev));
 			CHECK(!f2fs_stream_wait(dev));
 			CHECK(pages_cached(path, NBLOCKS));
-			CHECK_EQ_U64(f2fs_dev_read_batch_view(dev, &v, 1), 0);
-			CHECK(block_has_pattern(v.data, 3));
+			CHECK_EQ_U64(f2fs_dev_read_batch(dev, &v, 1), 0);
+			CHECK(block_has_pattern(buf, 3));
 			CHECK_EQ_U64(f2fs_dev_readahead(dev, 0, 1), 0);
 			CHECK_EQ_U64(f2fs_dev_stats(dev)->readahead_calls, NBLOCKS / 4 + 1);
 		}
@@ -941,7 +886,6 @@ int main(void)
 	test_batch_iov_max();
 	test_read_cached_mt();
 	test_read_cached_ring();
-	test_view();
 	test_members();
 	test_readahead();
 	test_read_only();
