@@ -23,8 +23,12 @@
 #include "f2fs_nat.h"
 #include "f2fs_workers.h"
 
-/* NAT blocks per f2fs_dev_read_batch() call when loading (4 MiB). */
-#define NAT_LOAD_BATCH	1024u
+/* NAT blocks per f2fs_dev_read_batch() call when loading (1 MiB: every
+ * block is announced before the first batch, so a bigger buffer would
+ * only add pages to fault in). */
+#define NAT_LOAD_BATCH	256u
+/* NAT blocks a flush reads and writes per step (4 MiB). */
+#define NAT_FLUSH_BATCH	1024u
 #define NAT_ENTRY_BYTES	(NAT_ENTRY_PER_BLOCK * sizeof(struct f2fs_nat_entry))
 
 /* ---- small helpers ----------------------------------------------------- */
@@ -905,7 +909,7 @@ static int write_dirty_blocks(struct f2fs_fs *fs, struct f2fs_nat_model *nm, boo
 	if (n == 0)
 		goto out;
 	/* The buffer is bounded (4 MiB), however many blocks are dirty. */
-	step = n < NAT_LOAD_BATCH ? n : NAT_LOAD_BATCH;
+	step = n < NAT_FLUSH_BATCH ? n : NAT_FLUSH_BATCH;
 	buf = malloc((size_t)step * F2FS_BLKSIZE);
 	vec = calloc(step, sizeof(*vec));
 	if (!buf || !vec) {
