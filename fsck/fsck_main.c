@@ -20,7 +20,6 @@
  */
 #include <getopt.h>
 #include <malloc.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>

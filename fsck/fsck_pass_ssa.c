@@ -197,9 +197,6 @@ static uint32_t collect_segments(struct fsck_ctx *ctx, uint32_t from, uint32_t *
 
 static int flush(struct fsck_ctx *ctx, bool last)
 {
-	/* Copies: the SSA blocks of a flush are scattered over the SSA area,
-	 * and a mapped page brings its whole (large) page cache folio into
-	 * the process. */
 	struct fsck_walk w = { .ctx = ctx };
 	uint32_t segs[FSCK_BATCH], addrs[FSCK_BATCH];
 	const uint8_t *blk[FSCK_BATCH];

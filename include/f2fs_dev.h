@@ -178,8 +178,8 @@ int f2fs_dev_attach(struct f2fs_dev *dev, struct f2fs_dev *member, uint64_t star
 
 /* A truncated volume: the device holds fewer bytes than the volume on it.
  * From now on the device is taken to be `bytes` long: reads past its real
- * end (file_bytes) see zeroes.  Single devices only; -EINVAL otherwise or when
- * bytes is not more than the device holds. */
+ * end (file_bytes) see zeroes.  Single devices only; -EINVAL otherwise or
+ * when bytes is not more than the device holds. */
 int f2fs_dev_assume_size(struct f2fs_dev *dev, uint64_t bytes);
 /* After f2fs_dev_assume_size on an image file: grow the file to the
  * assumed size (sparse, through the write policy: a dry run or the write

@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "device_own.h"
 #include "f2fs_dev.h"
@@ -99,14 +98,11 @@ int f2fs_devset_split(struct f2fs_dev *dev, uint64_t off, uint64_t len, int outs
 
 /* ---- batched reads ---- */
 
-/* Each run cut at device boundaries, grouped by device; the pieces of one
- * run land in its buffer where they belong. */
-struct piece {
-	struct f2fs_io_vec v;	/* at the device's own block address */
-};
-
+/* Each run cut at device boundaries into pieces at the devices' own
+ * block addresses, grouped by device; the pieces of one run land in its
+ * buffer where they belong. */
 struct split_arg {
-	struct piece *p;
+	struct f2fs_io_vec *p;
 	size_t n;
 	size_t run;
 	const struct f2fs_io_vec *vec;
@@ -116,12 +112,12 @@ struct split_arg {
 static int add_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t done, void *arg)
 {
 	struct split_arg *s = arg;
-	struct piece *p = &s->p[s->n];
+	struct f2fs_io_vec *p = &s->p[s->n];
 	const struct f2fs_io_vec *r = &s->vec[s->run];
 
-	p->v.blkaddr = local >> F2FS_BLKSIZE_BITS;
-	p->v.nblocks = (uint32_t)(len >> F2FS_BLKSIZE_BITS);
-	p->v.buf = (uint8_t *)r->buf + done;
+	p->blkaddr = local >> F2FS_BLKSIZE_BITS;
+	p->nblocks = (uint32_t)(len >> F2FS_BLKSIZE_BITS);
+	p->buf = (uint8_t *)r->buf + done;
 	s->devs[s->n++] = d;
 	return 0;
 }
@@ -129,7 +125,7 @@ static int add_piece(struct f2fs_dev *d, uint64_t local, uint64_t len, uint64_t 
 int f2fs_devset_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t n)
 {
 	size_t maxp = 0;
-	struct piece *p;
+	struct f2fs_io_vec *p;
 	struct f2fs_dev **devs;
 	struct f2fs_io_vec *sub;
 	int err = 0;
@@ -164,7 +160,7 @@ int f2fs_devset_read_batch(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_t
 
 		for (size_t j = 0; j < s.n; j++)
 			if (devs[j] == target)
-				sub[k++] = p[j].v;
+				sub[k++] = p[j];
 		if (!k)
 			continue;
 		if (!target)

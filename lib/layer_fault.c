@@ -3,7 +3,8 @@
  * that reaches one of the chosen blocks fails there, with EIO, or comes
  * back short (the bytes before the block, then nothing, as a read past
  * the end of a device does), so the read error paths of the tools can be
- * tested (fsck --read-fault).  Device 0's own blocks only.  Nothing here prints.
+ * tested (fsck --read-fault).  Device 0's own blocks only.  Nothing here
+ * prints.
  */
 #include <errno.h>
 #include <stdlib.h>
