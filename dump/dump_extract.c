@@ -246,7 +246,7 @@ static int write_contents(struct dump_ctx *ctx, const struct f2fs_node *inode, i
 	if (dump_cluster_log(ctx, ri)) {
 		err = write_compressed(ctx, inode, fd, dump_cluster_log(ctx, ri));
 	} else {
-		r.buf = malloc((size_t)RUN_MAX_BLOCKS * F2FS_BLKSIZE);
+		r.buf = f2fs_blocks_alloc(RUN_MAX_BLOCKS);
 		if (!r.buf)
 			return dump_fail(ctx, -ENOMEM, "out of memory");
 		err = dump_walk_file(ctx, inode, copy_block, NULL, &r);

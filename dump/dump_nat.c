@@ -175,7 +175,7 @@ int dump_nat_view(struct dump_ctx *ctx)
 		return dump_fail(ctx, -ERANGE, "nid %" PRIu64 " is out of range (max_nid %u)", r->a, fs->max_nid);
 	a = (uint32_t)r->a;
 	b = r->b >= fs->max_nid ? fs->max_nid - 1 : (uint32_t)r->b;
-	buf = malloc((size_t)2 * NAT_BATCH_BLOCKS * F2FS_BLKSIZE);
+	buf = f2fs_blocks_alloc((size_t)2 * NAT_BATCH_BLOCKS);
 	if (!buf)
 		return dump_fail(ctx, -ENOMEM, "out of memory");
 	memset(&v, 0, sizeof(v));

@@ -48,7 +48,7 @@ static int read_nat_bits(struct dump_ctx *ctx, struct natbits_state *s)
 	if (!s->nbb || s->nbb >= BLKS_PER_SEG)
 		return dump_fail(ctx, -EFSCORRUPTED, "nat_bits would need %u blocks", s->nbb);
 	s->blkaddr = fs->cp_start_blkaddr + BLKS_PER_SEG - s->nbb;
-	s->raw = malloc((size_t)s->nbb * F2FS_BLKSIZE);
+	s->raw = f2fs_blocks_alloc(s->nbb);
 	if (!s->raw)
 		return dump_fail(ctx, -ENOMEM, "out of memory");
 	err = f2fs_dev_read(fs->dev, s->blkaddr, s->nbb, s->raw);

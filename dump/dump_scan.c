@@ -98,7 +98,7 @@ int dump_scan_view(struct dump_ctx *ctx)
 
 	err = dump_sit_range(ctx, 0, ctx->fs->main_segs ? ctx->fs->main_segs - 1 : 0,
 			     collect_node_segs, &l);
-	buf = malloc((size_t)BLKS_PER_SEG * F2FS_BLKSIZE);
+	buf = f2fs_blocks_alloc(BLKS_PER_SEG);
 	if (!err && !buf)
 		err = dump_fail(ctx, -ENOMEM, "out of memory");
 	if (err) {

@@ -93,7 +93,7 @@ int dump_sit_range(struct dump_ctx *ctx, uint32_t a, uint32_t b,
 		b = fs->main_segs - 1;
 	if (fs->sit_blk_cnt > fs->sit_blocks || (uint64_t)fs->sit_bitmap_size * 8 < fs->sit_blk_cnt)
 		return dump_fail(ctx, -EFSCORRUPTED, "the SIT area is too small for the main area");
-	buf = malloc((size_t)SIT_BATCH_BLOCKS * F2FS_BLKSIZE);
+	buf = f2fs_blocks_alloc(SIT_BATCH_BLOCKS);
 	if (!buf)
 		return dump_fail(ctx, -ENOMEM, "out of memory");
 	last = b / SIT_ENTRY_PER_BLOCK;

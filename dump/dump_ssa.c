@@ -97,7 +97,7 @@ int dump_ssa_view(struct dump_ctx *ctx)
 	if (b >= ssa_blocks)
 		return dump_fail(ctx, -EFSCORRUPTED, "the SSA area (%" PRIu64 " blocks) does not cover segment %u",
 				 ssa_blocks, b);
-	buf = malloc((size_t)SSA_BATCH_BLOCKS * F2FS_BLKSIZE);
+	buf = f2fs_blocks_alloc(SSA_BATCH_BLOCKS);
 	if (!buf)
 		return dump_fail(ctx, -ENOMEM, "out of memory");
 	if (ctx->out.json)

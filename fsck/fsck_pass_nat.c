@@ -196,7 +196,7 @@ static int read_unnamed(struct fsck_ctx *ctx, const uint32_t *addrs, uint32_t n)
 {
 	enum { BATCH = 64 };
 	struct f2fs_io_vec vec[BATCH];
-	uint8_t *buf = malloc((size_t)BATCH * F2FS_BLKSIZE);
+	uint8_t *buf = f2fs_blocks_alloc(BATCH);
 	int err = 0;
 
 	if (!buf)

@@ -1780,9 +1780,9 @@ int fsck_pass_nodes(struct fsck_ctx *ctx)
 		return 0;
 	memset(&w, 0, sizeof(w));
 	w.ctx = ctx;
-	w.ibuf = malloc((size_t)FSCK_BATCH * F2FS_BLKSIZE);
-	w.nbuf = malloc((size_t)FSCK_BATCH * F2FS_BLKSIZE);
-	w.dbuf = malloc((size_t)FSCK_BATCH * F2FS_BLKSIZE);
+	w.ibuf = f2fs_blocks_alloc(FSCK_BATCH);
+	w.nbuf = f2fs_blocks_alloc(FSCK_BATCH);
+	w.dbuf = f2fs_blocks_alloc(FSCK_BATCH);
 	w.vec = calloc(FSCK_BATCH, sizeof(*w.vec));
 	if (!w.ibuf || !w.nbuf || !w.dbuf || !w.vec) {
 		walk_free(&w);

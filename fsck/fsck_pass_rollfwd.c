@@ -84,7 +84,7 @@ int fsck_pass_rollforward(struct fsck_ctx *ctx)
 		return 0;
 	if (segno >= fs->main_segs || blkoff >= BLKS_PER_SEG)
 		return 0;
-	buf = malloc((size_t)CHAIN_WINDOW * F2FS_BLKSIZE);
+	buf = f2fs_blocks_alloc(CHAIN_WINDOW);
 	if (!buf)
 		return -ENOMEM;
 	fsck_progress(ctx, 5, 0, 1);

@@ -207,7 +207,7 @@ static int flush(struct fsck_ctx *ctx, bool last)
 	if (!ctx->n_ssa)
 		return 0;
 	sort_queue(ctx);
-	buf = malloc((size_t)FSCK_BATCH * F2FS_BLKSIZE);
+	buf = f2fs_blocks_alloc(FSCK_BATCH);
 	w.vec = calloc(FSCK_BATCH, sizeof(*w.vec));
 	if (!buf || !w.vec) {
 		err = -ENOMEM;
@@ -325,7 +325,7 @@ int fsck_ssa_for_each_data(struct fsck_ctx *ctx, fsck_sum_fn fn, void *arg)
 	struct fsck_walk w = { .ctx = ctx };
 	uint32_t segs[FSCK_BATCH], addrs[FSCK_BATCH];
 	const uint8_t *blk[FSCK_BATCH];
-	uint8_t *buf = malloc((size_t)FSCK_BATCH * F2FS_BLKSIZE);
+	uint8_t *buf = f2fs_blocks_alloc(FSCK_BATCH);
 	int err = 0;
 
 	w.vec = calloc(FSCK_BATCH, sizeof(*w.vec));

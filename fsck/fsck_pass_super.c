@@ -325,7 +325,7 @@ static int read_orphans(struct fsck_ctx *ctx)
 			    .str = "too many orphan blocks"));
 		return 0;
 	}
-	buf = malloc((size_t)nblocks * F2FS_BLKSIZE);
+	buf = f2fs_blocks_alloc(nblocks);
 	ctx->orphans = malloc((size_t)nblocks * F2FS_ORPHANS_PER_BLOCK * sizeof(uint32_t));
 	if (!buf || !ctx->orphans) {
 		free(buf);

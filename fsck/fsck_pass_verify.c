@@ -270,7 +270,7 @@ static int check_nat_bits(struct fsck_ctx *ctx)
 	    ctx->nat.bitmap_bytes < bytes)
 		return 0;
 	want |= (uint64_t)get_le32((const uint8_t *)fs->cp + off) << 32;
-	buf = malloc((size_t)nbb * F2FS_BLKSIZE);
+	buf = f2fs_blocks_alloc(nbb);
 	full = malloc(ctx->nat.bitmap_bytes);
 	empty = malloc(ctx->nat.bitmap_bytes);
 	if (!buf || !full || !empty) {

@@ -114,7 +114,7 @@ static struct fsck_prefetch *prefetch_state(struct fsck_walk *w)
 
 		sl->dev = w->ctx->fs->dev;
 		sl->job = f2fs_job_new();
-		sl->buf = malloc((size_t)FSCK_BATCH * F2FS_BLKSIZE);
+		sl->buf = f2fs_blocks_alloc(FSCK_BATCH);
 		if (!sl->job || !sl->buf) {
 			fsck_prefetch_stop(w);
 			return NULL;

@@ -1056,7 +1056,7 @@ static int relocate_sections(struct mover *mv, uint32_t *n_secs, uint32_t *moved
 	if (!code_reported(ctx, PR_SEC_TYPE_MIX) && !code_reported(ctx, PR_SEG_TYPE_CLASS))
 		return 0;
 	sc.cls = malloc((size_t)spp * BLKS_PER_SEG);
-	sc.seg = malloc((size_t)BLKS_PER_SEG * F2FS_BLKSIZE);
+	sc.seg = f2fs_blocks_alloc(BLKS_PER_SEG);
 	if (!sc.cls || !sc.seg)
 		err = -ENOMEM;
 	for (uint32_t secno = 0; secno < ctx->fs->main_secs && !err; secno++) {
@@ -1096,7 +1096,7 @@ int fsck_relocate_apply(struct fsck_ctx *ctx, struct fsck_alloc *a)
 	if (!ctx->plan->n_moves && !code_reported(ctx, PR_SEC_TYPE_MIX) &&
 	    !code_reported(ctx, PR_SEG_TYPE_CLASS))
 		return 0;
-	mv.buf = malloc((size_t)MOVE_BATCH * F2FS_BLKSIZE);
+	mv.buf = f2fs_blocks_alloc(MOVE_BATCH);
 	if (!mv.buf)
 		return -ENOMEM;
 	err = run_queued_moves(&mv);

@@ -295,7 +295,7 @@ static int rebuild_node_log_summaries(struct fsck_ctx *ctx)
 
 	if (f2fs_cp_has_node_summaries(fs->cp))
 		return 0;
-	buf = malloc((size_t)BLKS_PER_SEG * F2FS_BLKSIZE);
+	buf = f2fs_blocks_alloc(BLKS_PER_SEG);
 	if (!buf)
 		return -ENOMEM;
 	for (int t = CURSEG_HOT_NODE; t < NR_CURSEG_TYPE && !err; t++) {

@@ -89,6 +89,16 @@ struct f2fs_io_vec {
 	void *buf;		/* nblocks * 4096 bytes */
 };
 
+/* Memory for nblocks blocks of reads or writes, aligned to the block size
+ * (zeroed by f2fs_blocks_zalloc); free() releases it.  NULL when out of
+ * memory or nblocks is too large; 0 gives one block, as malloc(0) gives
+ * a pointer.  Why aligned: the kernel copies a page out of the page cache
+ * into a page-aligned buffer as one aligned run, and into malloc's memory,
+ * 16 bytes off a page, the same copy costs 2-3 times as much on some
+ * machines. */
+void *f2fs_blocks_alloc(size_t nblocks);
+void *f2fs_blocks_zalloc(size_t nblocks);
+
 int f2fs_dev_open(const char *path, const struct f2fs_dev_opts *opts,
 		  struct f2fs_dev **out);
 void f2fs_dev_close(struct f2fs_dev *dev);

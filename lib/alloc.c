@@ -74,7 +74,7 @@ int f2fs_logs_init(struct f2fs_logs *l, struct f2fs_fs *fs, struct f2fs_sit_mode
 	for (int t = 0; t < NR_CURSEG_TYPE; t++) {
 		struct f2fs_log *g = &l->log[t];
 
-		g->buf = malloc((size_t)BLKS_PER_SEG * F2FS_BLKSIZE);
+		g->buf = f2fs_blocks_alloc(BLKS_PER_SEG);
 		if (!g->buf) {
 			f2fs_logs_free(l);
 			return -ENOMEM;

@@ -602,7 +602,7 @@ int f2fs_fs_load_cursums(struct f2fs_fs *fs)
 
 		if (start_sum >= total || avail < 1 || avail > 3)
 			return -EFSCORRUPTED;
-		buf = malloc((size_t)avail * F2FS_BLKSIZE);
+		buf = f2fs_blocks_alloc(avail);
 		if (!buf)
 			return -ENOMEM;
 		err = f2fs_dev_read(fs->dev, (uint64_t)start + start_sum, avail, buf);

@@ -603,6 +603,26 @@ int f2fs_dev_flush(struct f2fs_dev *dev)
 	return f2fs_layer_flush(dev->top);
 }
 
+/* ---- buffers ------------------------------------------------------------ */
+
+void *f2fs_blocks_alloc(size_t nblocks)
+{
+	if (nblocks > SIZE_MAX / F2FS_BLKSIZE)
+		return NULL;
+	if (nblocks == 0)
+		nblocks = 1;	/* as malloc(0): a pointer free() takes */
+	return aligned_alloc(F2FS_BLKSIZE, nblocks * F2FS_BLKSIZE);
+}
+
+void *f2fs_blocks_zalloc(size_t nblocks)
+{
+	void *p = f2fs_blocks_alloc(nblocks);
+
+	if (p)
+		memset(p, 0, nblocks * F2FS_BLKSIZE);
+	return p;
+}
+
 /* ---- readahead and batched reads -------------------------------------- */
 
 /* Linux reads at most max(io_pages, ra_pages) of one WILLNEED hint and
@@ -1122,7 +1142,7 @@ int f2fs_dev_read_batch_own(struct f2fs_dev *dev, struct f2fs_io_vec *vec, size_
 		return -EINVAL;
 	runs = malloc(n * sizeof(*runs));
 	iov = malloc(iov_max * sizeof(*iov));
-	scratch = malloc((size_t)READ_GAP_BLOCKS << F2FS_BLKSIZE_BITS);
+	scratch = f2fs_blocks_alloc(READ_GAP_BLOCKS);
 	if (!runs || !iov || !scratch) {
 		err = -ENOMEM;
 		goto out;
@@ -1171,7 +1191,7 @@ static void cached_mt_span(void *arg, const struct cached_span *sp, bool got)
 int f2fs_dev_read_cached_mt(struct f2fs_dev *dev, const struct f2fs_io_vec *vec, size_t n,
 			    struct f2fs_dev_tally *tally)
 {
-	uint8_t scratch[READ_GAP_BLOCKS << F2FS_BLKSIZE_BITS];
+	_Alignas(F2FS_BLKSIZE) uint8_t scratch[READ_GAP_BLOCKS << F2FS_BLKSIZE_BITS];
 	struct iovec iov[MT_IOV_MAX];
 	struct cached_mt cm = { .tally = tally };
 	size_t heard;

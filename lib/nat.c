@@ -547,7 +547,7 @@ static int read_and_install(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
 	if (n == 0)
 		return 0;
 	readahead_blocks(fs, nm, blocks, n);
-	buf = malloc((size_t)batch * F2FS_BLKSIZE);
+	buf = f2fs_blocks_alloc(batch);
 	vec = calloc(batch, sizeof(*vec));
 	if (!buf || !vec) {
 		err = -ENOMEM;
@@ -653,7 +653,7 @@ static int setup_mt_load(struct nat_mt_load *ld, uint32_t lanes)
 	if (!ld->chunk_err || !ld->chunk_valid)
 		return -ENOMEM;
 	for (uint32_t l = 0; l < ld->lanes; l++) {
-		ld->buf[l] = malloc((size_t)NAT_MT_CHUNK * F2FS_BLKSIZE);
+		ld->buf[l] = f2fs_blocks_alloc(NAT_MT_CHUNK);
 		if (!ld->buf[l])
 			return -ENOMEM;
 	}
@@ -910,7 +910,7 @@ static int write_dirty_blocks(struct f2fs_fs *fs, struct f2fs_nat_model *nm, boo
 		goto out;
 	/* The buffer is bounded (4 MiB), however many blocks are dirty. */
 	step = n < NAT_FLUSH_BATCH ? n : NAT_FLUSH_BATCH;
-	buf = malloc((size_t)step * F2FS_BLKSIZE);
+	buf = f2fs_blocks_alloc(step);
 	vec = calloc(step, sizeof(*vec));
 	if (!buf || !vec) {
 		err = -ENOMEM;

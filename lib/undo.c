@@ -543,7 +543,7 @@ int f2fs_dev_start_undo(struct f2fs_dev *dev, const char *path)
 	u = calloc(1, sizeof(*u));
 	if (!u)
 		return -ENOMEM;
-	u->buf = malloc((size_t)UNDO_CHUNK << F2FS_BLKSIZE_BITS);
+	u->buf = f2fs_blocks_alloc(UNDO_CHUNK);
 	u->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (!u->buf || u->fd < 0) {
 		err = u->buf ? -errno : -ENOMEM;
@@ -730,7 +730,7 @@ static bool load_final(struct f2fs_undo_file *u, const struct rec_head *h, uint6
 static int load_records(struct f2fs_undo_file *u, uint32_t seed, uint64_t file_size)
 {
 	uint64_t off = F2FS_UNDO_HEADER_SIZE;
-	uint8_t *buf = malloc((size_t)UNDO_CHUNK << F2FS_BLKSIZE_BITS);
+	uint8_t *buf = f2fs_blocks_alloc(UNDO_CHUNK);
 	size_t cap = 0;
 	struct rec_head h;
 	int err = buf ? 0 : -ENOMEM;
@@ -819,7 +819,7 @@ int f2fs_undo_check_device(const struct f2fs_undo_file *u, struct f2fs_dev *dev,
 		return -EXDEV;
 	if (!u->finished || dev->size_bytes != u->dev_bytes)
 		return 0;
-	buf = malloc((size_t)UNDO_CHUNK << F2FS_BLKSIZE_BITS);
+	buf = f2fs_blocks_alloc(UNDO_CHUNK);
 	if (!buf)
 		return -ENOMEM;
 	for (size_t i = 0; !err && i < u->nrecs; i++) {
@@ -896,7 +896,7 @@ int f2fs_undo_apply(const struct f2fs_undo_file *u, struct f2fs_dev *dev)
 		return -EXDEV;
 	if (dev->size_bytes != u->dev_bytes)
 		return 0;	/* not grown: nothing was written */
-	buf = malloc((size_t)UNDO_CHUNK << F2FS_BLKSIZE_BITS);
+	buf = f2fs_blocks_alloc(UNDO_CHUNK);
 	if (!buf)
 		return -ENOMEM;
 	for (size_t i = 0; !err && i < u->nrecs; i++)

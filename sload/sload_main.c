@@ -365,7 +365,7 @@ static int load_inputs(struct sload_ctx *c)
 		sload_err("%s: %s", c->errbuf[0] ? c->errbuf : c->o.file_contexts, f2fs_strerror(err));
 		return -1;
 	}
-	c->io = malloc((size_t)SLOAD_IO_BLOCKS * F2FS_BLKSIZE);
+	c->io = f2fs_blocks_alloc(SLOAD_IO_BLOCKS);
 	return c->io ? 0 : -1;
 }
 

@@ -871,6 +871,32 @@ static void test_not_mounted(void)
 	CHECK(!mounted);
 }
 
+/* Block buffers: aligned to the block size, zeroed when asked, a pointer
+ * for 0 blocks (as malloc(0)), none for a size that overflows. */
+static void test_blocks_alloc(void)
+{
+	uint8_t *a = f2fs_blocks_alloc(3), *z = f2fs_blocks_zalloc(5), *e = f2fs_blocks_alloc(0);
+	size_t nonzero = 0;
+
+	CHECK(a && z && e);
+	if (!a || !z || !e)
+		goto out;
+	CHECK_EQ_U64((uintptr_t)a % F2FS_BLKSIZE, 0);
+	CHECK_EQ_U64((uintptr_t)z % F2FS_BLKSIZE, 0);
+	CHECK_EQ_U64((uintptr_t)e % F2FS_BLKSIZE, 0);
+	memset(a, 0xa5, 3 * F2FS_BLKSIZE);
+	e[F2FS_BLKSIZE - 1] = 1;	/* one block, whole */
+	for (size_t i = 0; i < 5 * F2FS_BLKSIZE; i++)
+		nonzero += z[i] != 0;
+	CHECK_EQ_U64(nonzero, 0);
+	CHECK(f2fs_blocks_alloc(SIZE_MAX / F2FS_BLKSIZE + 1) == NULL);
+	CHECK(f2fs_blocks_zalloc(SIZE_MAX) == NULL);
+out:
+	free(a);
+	free(z);
+	free(e);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -880,6 +906,7 @@ int main(void)
 		fprintf(stderr, "mkdtemp failed\n");
 		return 1;
 	}
+	test_blocks_alloc();
 	test_open();
 	test_read_write();
 	test_batch();
