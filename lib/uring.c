@@ -37,6 +37,7 @@ struct f2fs_uring {
 	void *sq_map, *cq_map;
 	size_t sq_len, cq_len, sqe_len;
 	bool broken;			/* an error left entries queued: close it */
+	bool plain_read;		/* IORING_OP_READ is known (Linux 5.6+) */
 };
 
 static void unmap_rings(struct f2fs_uring *r)
@@ -121,6 +122,10 @@ int f2fs_uring_open(unsigned int entries, struct f2fs_uring **out)
 		f2fs_uring_close(r);
 		return err;
 	}
+#ifdef IORING_FEAT_RW_CUR_POS
+	/* the feature bit came with IORING_OP_READ, in the same release */
+	r->plain_read = (p.features & IORING_FEAT_RW_CUR_POS) != 0;
+#endif
 	*out = r;
 	return 0;
 }
@@ -163,6 +168,29 @@ static unsigned int reap(struct f2fs_uring *r, struct f2fs_uring_read *rd, size_
 	return n;
 }
 
+/* The read of one list entry: a plain read when it is one buffer and the
+ * kernel has IORING_OP_READ (it spares the kernel copying and checking an
+ * iovec array per read), else a vectored one. */
+static void set_read(const struct f2fs_uring *r, struct io_uring_sqe *s,
+		     const struct f2fs_uring_read *rd)
+{
+	s->fd = rd->fd;
+	s->off = rd->off;
+#ifdef IORING_FEAT_RW_CUR_POS
+	if (r->plain_read && rd->niov == 1) {
+		s->opcode = IORING_OP_READ;
+		s->addr = (uint64_t)(uintptr_t)rd->iov[0].iov_base;
+		s->len = (uint32_t)rd->iov[0].iov_len;
+		return;
+	}
+#else
+	(void)r;
+#endif
+	s->opcode = IORING_OP_READV;
+	s->addr = (uint64_t)(uintptr_t)rd->iov;
+	s->len = (uint32_t)rd->niov;
+}
+
 /* Submit rd[base..base+n) (n at most the ring's entries) and wait for
  * them all.  An error before anything was submitted is returned with the
  * ring as it was.  Once reads are in flight their buffers are the
@@ -180,11 +208,7 @@ static int run_chunk(struct f2fs_uring *r, struct f2fs_uring_read *rd, size_t ba
 		struct io_uring_sqe *s = &r->sqes[(tail + i) & r->sq_mask];
 
 		memset(s, 0, sizeof(*s));
-		s->opcode = IORING_OP_READV;
-		s->fd = rd[base + i].fd;
-		s->addr = (uint64_t)(uintptr_t)rd[base + i].iov;
-		s->len = (uint32_t)rd[base + i].niov;
-		s->off = rd[base + i].off;
+		set_read(r, s, &rd[base + i]);
 		s->rw_flags = nowait ? RWF_NOWAIT : 0;
 		s->user_data = i;
 		rd[base + i].res = -EIO;
