@@ -24,6 +24,15 @@
 
 #define MAX_OPEN	F2FS_WORKERS_MAX_OPEN
 
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
 struct f2fs_job {
 	f2fs_work_fn fn;
 	void *arg;
@@ -99,6 +108,28 @@ static void run_items(struct f2fs_workers *wk, struct f2fs_job *job, unsigned in
 	}
 }
 
+/* Spins of await_news() before a worker sleeps: about 20 us. */
+#define SPIN_POLLS	2000u
+
+/* With nothing to do, a worker watches for a new job a short while
+ * before it sleeps (called and returning with the lock held): the walk
+ * opens a job every few tens of microseconds, and a sleeping worker
+ * takes longer than that to wake, so the walk would do the job's items
+ * itself.  True when a job was opened meanwhile. */
+static bool await_news(struct f2fs_workers *wk)
+{
+	unsigned int seen = atomic_load_explicit(&wk->opened, memory_order_relaxed);
+	bool news = false;
+
+	pthread_mutex_unlock(&wk->lock);
+	for (unsigned int i = 0; i < SPIN_POLLS && !news; i++) {
+		cpu_relax();
+		news = atomic_load_explicit(&wk->opened, memory_order_relaxed) != seen;
+	}
+	pthread_mutex_lock(&wk->lock);
+	return news || wk->stop;
+}
+
 static void *worker_main(void *p)
 {
 	struct f2fs_workers *wk = p;
@@ -109,7 +140,8 @@ static void *worker_main(void *p)
 		unsigned int seen;
 
 		if (!job) {
-			pthread_cond_wait(&wk->wake, &wk->lock);
+			if (!await_news(wk))
+				pthread_cond_wait(&wk->wake, &wk->lock);
 			continue;
 		}
 		job->busy++;
