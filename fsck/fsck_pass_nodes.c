@@ -1594,7 +1594,7 @@ static void push_orphans(struct fsck_walk *w)
 static int holds_pending_quota(struct fsck_walk *w, uint32_t nid, uint32_t addr)
 {
 	struct fsck_ctx *ctx = w->ctx;
-	uint8_t *b = malloc(2 * F2FS_BLKSIZE);
+	uint8_t *b = f2fs_blocks_alloc(2);
 	const struct f2fs_node *n = (const struct f2fs_node *)b;
 	struct f2fs_dqinfo info;
 	uint32_t extra, a0;

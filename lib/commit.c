@@ -331,7 +331,7 @@ static int write_pack(struct f2fs_fs *fs, struct f2fs_nat_model *nat,
 
 	err = f2fs_dev_write(fs->dev, start, s->total - 1, pack);
 	if (!err && s->nat_bits_blocks) {
-		uint8_t *bits = malloc((size_t)s->nat_bits_blocks * F2FS_BLKSIZE);
+		uint8_t *bits = f2fs_blocks_alloc(s->nat_bits_blocks);
 
 		err = bits ? build_nat_bits(fs, nat, (struct f2fs_checkpoint *)pack,
 					    s->nat_bits_blocks, bits) : -ENOMEM;

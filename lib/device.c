@@ -1296,12 +1296,11 @@ int f2fs_dev_discard(struct f2fs_dev *dev, uint64_t blkaddr, uint64_t nblocks)
 
 static int write_zeroes(struct f2fs_dev *dev, uint64_t off, uint64_t len)
 {
-	uint8_t *zero = aligned_alloc(F2FS_BLKSIZE, ZERO_CHUNK);
+	uint8_t *zero = f2fs_blocks_zalloc(ZERO_CHUNK / F2FS_BLKSIZE);
 	int err = 0;
 
 	if (!zero)
 		return -ENOMEM;
-	memset(zero, 0, ZERO_CHUNK);
 	while (len > 0 && err == 0) {
 		size_t chunk = len < ZERO_CHUNK ? (size_t)len : ZERO_CHUNK;
 

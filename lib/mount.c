@@ -230,7 +230,7 @@ static int read_pack_buffer(struct f2fs_fs *fs, int pack, const uint8_t *first, 
 {
 	uint32_t payload = le32_to_cpu(fs->sb.cp_payload);
 	uint32_t start = le32_to_cpu(fs->sb.cp_blkaddr) + (uint32_t)pack * BLKS_PER_SEG;
-	uint8_t *buf = calloc(1 + payload, F2FS_BLKSIZE);
+	uint8_t *buf = f2fs_blocks_zalloc((size_t)1 + payload);
 	int err = 0;
 
 	if (!buf)
@@ -694,7 +694,7 @@ static bool holds_quota_file(struct f2fs_fs *fs, uint32_t ino, int t)
 	if (!ino || f2fs_fs_nat_entry(fs, ino, &e) || le32_to_cpu(e.ino) != ino)
 		return false;
 	addr = le32_to_cpu(e.block_addr);
-	node = malloc(2 * F2FS_BLKSIZE);
+	node = f2fs_blocks_alloc(2);
 	if (!node)
 		return false;
 	if (!f2fs_blkaddr_in_main(fs, addr) || f2fs_dev_read(fs->dev, addr, 1, node) ||

@@ -365,7 +365,7 @@ static int write_nat_bits(struct mkfs_ctx *ctx, uint32_t pack_start,
 	uint32_t nat_blocks = l->segment_count_nat / 2 * BLKS_PER_SEG;
 	uint32_t bytes = nat_blocks / 8, nblk = l->nat_bits_blocks, b;
 	uint64_t crc = get_le32((const uint8_t *)cp + le32_to_cpu(cp->checksum_offset));
-	uint8_t *buf = calloc(nblk, F2FS_BLKSIZE);
+	uint8_t *buf = f2fs_blocks_zalloc(nblk);
 	uint8_t *empty;
 	int err;
 

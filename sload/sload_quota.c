@@ -97,7 +97,7 @@ static int read_file(struct sload_ctx *c, struct sload_quota *q, uint8_t **out, 
 	}
 	if (err)
 		return err;
-	buf = calloc(want ? want : 1, F2FS_BLKSIZE);
+	buf = f2fs_blocks_zalloc(want ? want : 1);
 	if (!buf)
 		return -ENOMEM;
 	for (uint64_t b = 0; b < want && !err; b++) {
