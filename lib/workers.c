@@ -19,6 +19,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "f2fs_workers.h"
 
@@ -108,8 +109,19 @@ static void run_items(struct f2fs_workers *wk, struct f2fs_job *job, unsigned in
 	}
 }
 
-/* Spins of await_news() before a worker sleeps: about 20 us. */
-#define SPIN_POLLS	2000u
+/* How long an idle worker watches for a new job before it sleeps, and
+ * how many pauses it makes between looks at the clock. */
+#define WATCH_NS	50000u
+#define WATCH_PAUSES	64u
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec t;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &t))
+		return 0;	/* no clock: the watch ends after this round */
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 /* With nothing to do, a worker watches for a new job a short while
  * before it sleeps (called and returning with the lock held): the walk
@@ -120,12 +132,16 @@ static bool await_news(struct f2fs_workers *wk)
 {
 	unsigned int seen = atomic_load_explicit(&wk->opened, memory_order_relaxed);
 	bool news = false;
+	uint64_t start;
 
 	pthread_mutex_unlock(&wk->lock);
-	for (unsigned int i = 0; i < SPIN_POLLS && !news; i++) {
-		cpu_relax();
-		news = atomic_load_explicit(&wk->opened, memory_order_relaxed) != seen;
-	}
+	start = monotonic_ns();
+	do {
+		for (unsigned int i = 0; i < WATCH_PAUSES && !news; i++) {
+			cpu_relax();
+			news = atomic_load_explicit(&wk->opened, memory_order_relaxed) != seen;
+		}
+	} while (!news && start && monotonic_ns() - start < WATCH_NS);
 	pthread_mutex_lock(&wk->lock);
 	return news || wk->stop;
 }
