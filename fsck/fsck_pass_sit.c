@@ -121,8 +121,8 @@ static void prefetch_types(struct fsck_ctx *ctx, unsigned int type_mask, uint64_
 
 	if (!*budget)
 		return;
-	(void)f2fs_sit_readahead(ctx->fs, &ctx->sit, type_mask, 0, PREFETCH_BLOCK_GAP, *budget,
-				 &done);
+	(void)f2fs_sit_readahead(ctx->fs, &ctx->sit, type_mask, F2FS_SIT_RA_BY_LOG,
+				 PREFETCH_BLOCK_GAP, *budget, &done);
 	*budget = done < *budget ? *budget - done : 0;
 }
 
@@ -130,8 +130,11 @@ static void prefetch_types(struct fsck_ctx *ctx, unsigned int type_mask, uint64_
  * SSA blocks of segments in use (a few per gigabyte, and the walk checks
  * summaries every 64 Ki blocks it references: a read of them queued
  * behind the node area would stop the walk until nearly all of it has
- * been read), then every valid node block in address order (the walk
- * reads all of them, in an order inode numbers decide, which on an aged
+ * been read), then every valid node block, each node log's in address
+ * order and the logs in step (f2fs_sit_logs_next: with large sections a
+ * tree's directories sit in a hot node section and its files in a warm
+ * node one far away, and the walk needs both at once; the walk reads
+ * every node block, in an order inode numbers decide, which on an aged
  * volume is no order of the device's), with the hot data segments, where
  * dentry blocks live, before them when they are small next to the node
  * blocks (then they are mostly dentry blocks, which the walk reads as

@@ -153,15 +153,36 @@ static inline unsigned int f2fs_sit_map_weight(const uint8_t *map)
 	return n;
 }
 
+/* The segments of several logs (segment types) merged by progress: each
+ * log's segments with valid blocks in address order, and next the log
+ * that has given the smallest share of its valid blocks so far (ties: the
+ * lower type).  The kernel's logs fill at once, each from its own
+ * section: on a volume of large sections a hot node section holds the
+ * directories written beside the files in a warm node section hundreds of
+ * megabytes away, and a reader that needs both (a tree walk) needs them
+ * in step, not one log after the other. */
+struct f2fs_sit_logs {
+	const struct f2fs_sit_model *m;
+	uint32_t next[32];		/* each log's next segno; main_segs: none */
+	uint64_t total[32], given[32];	/* valid blocks: all, given so far */
+};
+
+void f2fs_sit_logs_init(struct f2fs_sit_logs *it, const struct f2fs_sit_model *m,
+			unsigned int type_mask);
+/* The next segment, or m->main_segs once every log is done. */
+uint32_t f2fs_sit_logs_next(struct f2fs_sit_logs *it);
+
 /* Announce (f2fs_dev_readahead) the valid blocks of the segments whose
  * type bit (1 << type) is in type_mask, in address order; runs separated
  * by at most max_gap blocks are announced as one.  With
  * F2FS_SIT_RA_DESCENDING in flags the segments are taken from the last to
- * the first (blocks still ascending within a segment).  Stops once
- * max_blocks blocks have been announced (0 = no limit).  *announced (may
- * be NULL) receives the blocks announced.  A hint only: returns 0 or
- * -EINVAL. */
+ * the first (blocks still ascending within a segment); with
+ * F2FS_SIT_RA_BY_LOG in the order f2fs_sit_logs_next() gives (the two
+ * together: -EINVAL).  Stops once max_blocks blocks have been announced
+ * (0 = no limit).  *announced (may be NULL) receives the blocks
+ * announced.  A hint only: returns 0 or -EINVAL. */
 #define F2FS_SIT_RA_DESCENDING	0x1u
+#define F2FS_SIT_RA_BY_LOG	0x2u
 int f2fs_sit_readahead(struct f2fs_fs *fs, const struct f2fs_sit_model *m,
 		       unsigned int type_mask, unsigned int flags, uint32_t max_gap,
 		       uint64_t max_blocks, uint64_t *announced);

@@ -545,7 +545,7 @@ static void ra_flush(struct f2fs_fs *fs, struct ra_span *sp)
 
 static void ra_add(struct f2fs_fs *fs, struct ra_span *sp, uint64_t blk, uint32_t max_gap)
 {
-	if (sp->end && blk <= sp->end + max_gap) {
+	if (sp->end && blk >= sp->end && blk <= sp->end + max_gap) {
 		sp->end = blk + 1;
 		return;
 	}
@@ -569,20 +569,88 @@ static void ra_segment(struct f2fs_fs *fs, struct ra_span *sp, uint32_t segno,
 	}
 }
 
+static bool in_logs(const struct f2fs_seg_entry *se, unsigned int type_mask)
+{
+	return se->valid_blocks && se->type < 32 && (type_mask & (1u << se->type));
+}
+
+/* The first segment of log `type` at or after segno (main_segs: none). */
+static uint32_t log_seg_from(const struct f2fs_sit_model *m, uint32_t segno, unsigned int type)
+{
+	while (segno < m->main_segs &&
+	       !(m->segs[segno].valid_blocks && m->segs[segno].type == type))
+		segno++;
+	return segno;
+}
+
+void f2fs_sit_logs_init(struct f2fs_sit_logs *it, const struct f2fs_sit_model *m,
+			unsigned int type_mask)
+{
+	memset(it, 0, sizeof(*it));
+	it->m = m;
+	for (unsigned int t = 0; t < 32; t++)
+		it->next[t] = m->main_segs;
+	for (uint32_t segno = m->main_segs; segno-- > 0;) {
+		const struct f2fs_seg_entry *se = &m->segs[segno];
+
+		if (!in_logs(se, type_mask))
+			continue;
+		it->next[se->type] = segno;
+		it->total[se->type] += se->valid_blocks;
+	}
+}
+
+/* Whether log a has given a smaller share of its blocks than log b.  Both
+ * totals are below 2^32 (block addresses are 32 bits): the products fit. */
+static bool behind(const struct f2fs_sit_logs *it, unsigned int a, unsigned int b)
+{
+	return it->given[a] * it->total[b] < it->given[b] * it->total[a];
+}
+
+uint32_t f2fs_sit_logs_next(struct f2fs_sit_logs *it)
+{
+	const struct f2fs_sit_model *m = it->m;
+	unsigned int best = 32;
+	uint32_t segno;
+
+	for (unsigned int t = 0; t < 32; t++)
+		if (it->next[t] < m->main_segs && (best == 32 || behind(it, t, best)))
+			best = t;
+	if (best == 32)
+		return m->main_segs;
+	segno = it->next[best];
+	it->given[best] += m->segs[segno].valid_blocks;
+	it->next[best] = log_seg_from(m, segno + 1, best);
+	return segno;
+}
+
+/* The i-th segment of the plain orders (ascending or descending). */
+static uint32_t plain_seg(const struct f2fs_sit_model *m, uint32_t i, bool desc)
+{
+	return desc ? m->main_segs - 1 - i : i;
+}
+
 int f2fs_sit_readahead(struct f2fs_fs *fs, const struct f2fs_sit_model *m,
 		       unsigned int type_mask, unsigned int flags, uint32_t max_gap,
 		       uint64_t max_blocks, uint64_t *announced)
 {
 	struct ra_span sp = { 0, 0, 0 };
-	bool desc = flags & F2FS_SIT_RA_DESCENDING;
+	bool desc = flags & F2FS_SIT_RA_DESCENDING, by_log = flags & F2FS_SIT_RA_BY_LOG;
+	struct f2fs_sit_logs logs;
 
-	if (!fs || !fs->dev || !m || !m->segs || m->main_segs > fs->main_segs)
+	if (!fs || !fs->dev || !m || !m->segs || m->main_segs > fs->main_segs ||
+	    (desc && by_log))
 		return -EINVAL;
+	if (by_log)
+		f2fs_sit_logs_init(&logs, m, type_mask);
 	for (uint32_t i = 0; i < m->main_segs; i++) {
-		uint32_t segno = desc ? m->main_segs - 1 - i : i;
-		const struct f2fs_seg_entry *se = &m->segs[segno];
+		uint32_t segno = by_log ? f2fs_sit_logs_next(&logs) : plain_seg(m, i, desc);
+		const struct f2fs_seg_entry *se;
 
-		if (!se->valid_blocks || se->type >= 32 || !(type_mask & (1u << se->type)))
+		if (segno >= m->main_segs)
+			break;
+		se = &m->segs[segno];
+		if (!in_logs(se, type_mask))
 			continue;
 		if (max_blocks && sp.announced + (sp.end - sp.start) >= max_blocks)
 			break;

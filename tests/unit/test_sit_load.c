@@ -300,8 +300,59 @@ static void test_readahead(const char *path)
 	CHECK_EQ_U64(f2fs_sit_readahead(fs, &m, nodes, 0, 0, 3, &got), 0);
 	CHECK_EQ_U64(got, 4);
 	CHECK_EQ_U64(f2fs_sit_readahead(fs, NULL, nodes, 0, 0, 0, &got), (uint64_t)-EINVAL);
+	/* by log: the same blocks, one hint per run (no run spans two logs) */
+	calls = f2fs_dev_stats(fs->dev)->readahead_calls;
+	CHECK_EQ_U64(f2fs_sit_readahead(fs, &m, nodes, F2FS_SIT_RA_BY_LOG, 0, 0, &got), 0);
+	CHECK_EQ_U64(got, 6);
+	CHECK_EQ_U64(f2fs_dev_stats(fs->dev)->readahead_calls - calls, 4);
+	/* a warm node block just below the hot node segment: taken after it
+	 * (the warm log is behind), in a hint of its own, not a backward run */
+	f2fs_sit_set_type(&m, 1, CURSEG_WARM_NODE);
+	CHECK_EQ_U64(f2fs_sit_alloc_block(&m, 1, 511), 0);
+	calls = f2fs_dev_stats(fs->dev)->readahead_calls;
+	CHECK_EQ_U64(f2fs_sit_readahead(fs, &m, nodes, F2FS_SIT_RA_BY_LOG, 1, 0, &got), 0);
+	CHECK_EQ_U64(got, 7);
+	CHECK_EQ_U64(f2fs_dev_stats(fs->dev)->readahead_calls - calls, 5);
+	CHECK_EQ_U64(f2fs_sit_readahead(fs, &m, nodes, F2FS_SIT_RA_BY_LOG | F2FS_SIT_RA_DESCENDING,
+					0, 0, &got), (uint64_t)-EINVAL);
 	f2fs_sit_free(&m);
 	f2fs_fs_close(fs);
+}
+
+/* f2fs_sit_logs: several logs merged by the share of each given so far. */
+static void test_logs_order(void)
+{
+	/* hot node 0..3 (10 blocks each), warm node 10..13 (10 each), cold
+	 * node 20 (40), hot data 30 (not asked for) */
+	static const uint32_t want[] = { 0, 10, 20, 1, 11, 2, 12, 3, 13 };
+	struct f2fs_sit_model m;
+	struct f2fs_sit_logs it;
+	const unsigned int nodes = 1u << CURSEG_HOT_NODE | 1u << CURSEG_WARM_NODE |
+				   1u << CURSEG_COLD_NODE;
+
+	CHECK_EQ_U64(f2fs_sit_init(&m, 32, 1), 0);
+	for (uint32_t segno = 0; segno < 32; segno++) {
+		unsigned int type = segno < 4 ? CURSEG_HOT_NODE : segno >= 10 && segno < 14 ?
+				    CURSEG_WARM_NODE : segno == 20 ? CURSEG_COLD_NODE : CURSEG_HOT_DATA;
+		uint32_t n = segno == 20 ? 40 : type != CURSEG_HOT_DATA || segno == 30 ? 10 : 0;
+
+		f2fs_sit_set_type(&m, segno, type);
+		for (uint32_t b = 0; b < n; b++)
+			CHECK_EQ_U64(f2fs_sit_alloc_block(&m, segno, b), 0);
+	}
+	f2fs_sit_logs_init(&it, &m, nodes);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		CHECK_EQ_U64(f2fs_sit_logs_next(&it), want[i]);
+	CHECK_EQ_U64(f2fs_sit_logs_next(&it), 32);
+	CHECK_EQ_U64(f2fs_sit_logs_next(&it), 32);
+	/* one log alone: address order */
+	f2fs_sit_logs_init(&it, &m, 1u << CURSEG_HOT_DATA);
+	CHECK_EQ_U64(f2fs_sit_logs_next(&it), 30);
+	CHECK_EQ_U64(f2fs_sit_logs_next(&it), 32);
+	/* nothing asked for */
+	f2fs_sit_logs_init(&it, &m, 0);
+	CHECK_EQ_U64(f2fs_sit_logs_next(&it), 32);
+	f2fs_sit_free(&m);
 }
 
 static void remove_dir(const char *dir)
@@ -323,6 +374,7 @@ int main(void)
 		CHECK(!"mkdtemp");
 		return unit_finish("test_sit_load");
 	}
+	test_logs_order();
 	if (!make_image(dir, "1g.img", "1G", "", path, sizeof(path))) {
 		test_fresh(path, 1);
 		test_readahead(path);
