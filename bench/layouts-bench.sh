@@ -6,8 +6,11 @@
 # every run; needs root, else warm only) and warm, with the CPU time
 # (user + system; less disturbed by a loaded machine), the peak RSS of
 # both and, cold, the I/O floor (bench/io-floor.c: the image's allocated
-# blocks read once, all announced first); then the read requests of one
-# warm run of ours (fsck -d 1: read calls, page-cache misses, sizes).
+# blocks read once, all announced first; measured just before ours in
+# each round, and ours/floor is the median of the rounds' ratios, which
+# the device's drift between rounds moves less); then the read requests
+# of one warm run of ours (fsck -d 1: read calls, page-cache misses,
+# sizes).
 # Not part of make check.
 #
 # Images (formatted by f2fs-tools' mkfs.f2fs, 16 GiB, built once and kept
@@ -143,17 +146,23 @@ report() {
 		: >"$SCRATCH/o.txt"; : >"$SCRATCH/t.txt"; : >"$SCRATCH/f.txt"; : >"$SCRATCH/n.txt"
 		[ "$mode" = warm ] && measure "$OURS" "$img" >/dev/null && measure "$ORACLE" --dry-run "$img" >/dev/null
 		for ((r = 0; r < RUNS; r++)); do
+			# the floor just before ours: the device's pace drifts
+			# (here 0.23-0.40 s for one floor within minutes), and
+			# each round's ratio compares two runs a second apart
+			[ "$mode" = cold ] && floor_once "$img" >>"$SCRATCH/f.txt"
 			[ "$mode" = cold ] && drop
 			measure "$OURS" "$img" >>"$SCRATCH/o.txt"
 			[ "$mode" = cold ] && drop
 			measure "$ORACLE" --dry-run "$img" >>"$SCRATCH/t.txt"
-			[ "$mode" = cold ] && floor_once "$img" >>"$SCRATCH/f.txt"
 			[ "$mode" = warm ] && [ -n "$NEXT" ] && measure "$NEXT" --dry-run "$img" >>"$SCRATCH/n.txt"
 		done
 		o=$(awk '{ print $1 }' "$SCRATCH/o.txt" | median)
 		t=$(awk '{ print $1 }' "$SCRATCH/t.txt" | median)
 		f=$(median <"$SCRATCH/f.txt")
-		awk -v n="$name" -v m="$mode" -v o="$o" -v t="$t" -v f="${f:-0}" \
+		# ours/floor: the median of the rounds' own ratios
+		fr=$(paste -d ' ' "$SCRATCH/o.txt" "$SCRATCH/f.txt" |
+			awk 'NF > 4 && $NF > 0 { printf "%.4f\n", $1 / $NF }' | median)
+		awk -v n="$name" -v m="$mode" -v o="$o" -v t="$t" -v f="${f:-0}" -v fr="${fr:-0}" \
 			-v ou="$(awk '{ print $4 }' "$SCRATCH/o.txt" | median)" \
 			-v tu="$(awk '{ print $4 }' "$SCRATCH/t.txt" | median)" \
 			-v or="$(awk '{ print $2 }' "$SCRATCH/o.txt" | median)" \
@@ -162,7 +171,7 @@ report() {
 			-v tc="$(awk '{ print $3 }' "$SCRATCH/t.txt" | sort -u | tr '\n' ,)" 'BEGIN {
 			printf "%-18s %-4s floor %6s | ours %7.3fs (CPU %.2fs) %5.1f MiB exit %s| f2fs-tools %7.3fs (CPU %.2fs) %5.1f MiB exit %s| %5.1fx (CPU %.1fx), ours/floor %s, RSS %+.1f MiB\n",
 				n, m, (f > 0 ? sprintf("%.3fs", f) : "-"), o, ou, or / 1024, oc, t, tu, tr / 1024, tc,
-				(o > 0 ? t / o : 0), (ou > 0 ? tu / ou : 0), (f > 0 ? sprintf("%.2f", o / f) : "-"), (or - tr) / 1024 }'
+				(o > 0 ? t / o : 0), (ou > 0 ? tu / ou : 0), (f > 0 && fr > 0 ? sprintf("%.2f", fr) : "-"), (or - tr) / 1024 }'
 		if [ -s "$SCRATCH/n.txt" ]; then
 			awk -v n="$name" -v o="$o" -v x="$(awk '{ print $1 }' "$SCRATCH/n.txt" | median)" \
 				-v xu="$(awk '{ print $4 }' "$SCRATCH/n.txt" | median)" \

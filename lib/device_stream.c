@@ -50,8 +50,12 @@
 #define STREAM_PIECE	((uint64_t)1 << 20)
 /* A page to wait for is noted every this many bytes issued. */
 #define STREAM_MARK	((uint64_t)1 << 20)
-/* Bytes the stream keeps in flight (issued and not known to be read). */
-#define STREAM_WINDOW	((uint64_t)16 << 20)
+/* Bytes the stream keeps in flight (issued and not known to be read).
+ * The thread sleeps in each wait, and while the tool's threads keep the
+ * cores busy it wakes late: the window must outlast that, or the device
+ * queue drains.  A read the tool makes on a miss queues behind at most
+ * this much (at about 1.5 GB/s, 40 ms). */
+#define STREAM_WINDOW	((uint64_t)64 << 20)
 #define STREAM_MARKS	(STREAM_WINDOW / STREAM_MARK + 2)
 /* The plan is looked at in chunks of hints of this many bytes, each first
  * sampled at this many places: a chunk the samples find cached is skipped
