@@ -6,11 +6,10 @@
 # every run; needs root, else warm only) and warm, with the CPU time
 # (user + system; less disturbed by a loaded machine), the peak RSS of
 # both and, cold, the I/O floor (bench/io-floor.c: the image's allocated
-# blocks read once, all announced first; measured just before ours in
-# each round, and ours/floor is the median of the rounds' ratios, which
-# the device's drift between rounds moves less); then the read requests
-# of one warm run of ours (fsck -d 1: read calls, page-cache misses,
-# sizes).
+# blocks read once, all announced first; cold, the three take turns
+# being first in a round, and ours/floor is the median of the rounds'
+# ratios); then the read requests of one warm run of ours (fsck -d 1:
+# read calls, page-cache misses, sizes).
 # Not part of make check.
 #
 # Images (formatted by f2fs-tools' mkfs.f2fs, 16 GiB, built once and kept
@@ -140,20 +139,27 @@ floor_once() {
 
 # report NAME IMG: per mode, RUNS alternating runs of both tools.
 report() {
-	local name=$1 img=$2 mode o t f r
+	local name=$1 img=$2 mode o t f r k rot fr
 	for mode in cold warm; do
 		[ "$mode" = cold ] && ! can_drop && continue
 		: >"$SCRATCH/o.txt"; : >"$SCRATCH/t.txt"; : >"$SCRATCH/f.txt"; : >"$SCRATCH/n.txt"
 		[ "$mode" = warm ] && measure "$OURS" "$img" >/dev/null && measure "$ORACLE" --dry-run "$img" >/dev/null
 		for ((r = 0; r < RUNS; r++)); do
-			# the floor just before ours: the device's pace drifts
-			# (here 0.23-0.40 s for one floor within minutes), and
-			# each round's ratio compares two runs a second apart
-			[ "$mode" = cold ] && floor_once "$img" >>"$SCRATCH/f.txt"
-			[ "$mode" = cold ] && drop
-			measure "$OURS" "$img" >>"$SCRATCH/o.txt"
-			[ "$mode" = cold ] && drop
-			measure "$ORACLE" --dry-run "$img" >>"$SCRATCH/t.txt"
+			# cold, the order turns each round: a run's speed here
+			# depends on its place (two modes, 0.21 and 0.40 s for one
+			# floor, and the run after the floor fell in the slow one
+			# more often), and no tool should always follow another
+			rot=0
+			[ "$mode" = cold ] && rot=$r
+			for ((k = 0; k < 3; k++)); do
+				case $(((k + rot) % 3)) in
+				0) [ "$mode" = cold ] && floor_once "$img" >>"$SCRATCH/f.txt" ;;
+				1) [ "$mode" = cold ] && drop
+				   measure "$OURS" "$img" >>"$SCRATCH/o.txt" ;;
+				2) [ "$mode" = cold ] && drop
+				   measure "$ORACLE" --dry-run "$img" >>"$SCRATCH/t.txt" ;;
+				esac
+			done
 			[ "$mode" = warm ] && [ -n "$NEXT" ] && measure "$NEXT" --dry-run "$img" >>"$SCRATCH/n.txt"
 		done
 		o=$(awk '{ print $1 }' "$SCRATCH/o.txt" | median)
