@@ -577,8 +577,7 @@ static bool in_logs(const struct f2fs_seg_entry *se, unsigned int type_mask)
 /* The first segment of log `type` at or after segno (main_segs: none). */
 static uint32_t log_seg_from(const struct f2fs_sit_model *m, uint32_t segno, unsigned int type)
 {
-	while (segno < m->main_segs &&
-	       !(m->segs[segno].valid_blocks && m->segs[segno].type == type))
+	while (segno < m->main_segs && !in_logs(&m->segs[segno], 1u << type))
 		segno++;
 	return segno;
 }
