@@ -1409,27 +1409,70 @@ static uint32_t put_back(struct fsck_walk *w, const struct fsck_item *cand, uint
 	return m;
 }
 
+/* Pop the next batch off the stack into raw, in pop order: up to
+ * FSCK_BATCH items, at most FSCK_BATCH_DIRS_POP directories among them. */
+static uint32_t pop_batch(struct fsck_walk *w, struct fsck_item *raw)
+{
+	uint32_t n = 0, dirs = 0, cnt = w->n < FSCK_BATCH ? w->n : FSCK_BATCH;
+
+	while (n < cnt && dirs < FSCK_BATCH_DIRS_POP) {
+		raw[n] = w->stack[--w->n];
+		dirs += raw[n++].ftype == F2FS_FT_DIR;
+	}
+	return n;
+}
+
+/* Have a worker read the popped batch raw ahead of its turn: the
+ * addresses NAT gives its items now, sorted as the batch will sort them.
+ * Nothing when one would not resolve (the batch is then read when taken,
+ * and resolving reports what it must). */
+static void prefetch_popped(struct fsck_walk *w, const struct fsck_item *raw, uint32_t n)
+{
+	uint32_t addrs[FSCK_BATCH];
+
+	if (!fsck_digest_pool(w) || fsck_prefetch_queued(w))
+		return;
+	for (uint32_t p = 0; p < n; p++) {
+		struct f2fs_nat_entry e;
+
+		if (lookup_inode_block(w->ctx, raw[p].ino, &e) != INODE_BLOCK_OK)
+			return;
+		addrs[p] = le32_to_cpu(e.block_addr);
+	}
+	if (f2fs_array_sort_by_key(addrs, n, sizeof(*addrs), u32_key, NULL))
+		qsort(addrs, n, sizeof(*addrs), cmp_u32);
+	(void)fsck_prefetch_inodes(w, addrs, n);
+}
+
+/* The walk: batches of inodes popped off the stack, each read in address
+ * order and checked, which pushes the children of its directories.  A
+ * batch holding a directory has the next one popped (and read ahead by a
+ * worker) before it is checked, so that the next batch's reads overlap
+ * this one's checks: the batch after it is then its children, and two
+ * chains of batches take turns.  Which batches those are depends only on
+ * the stack, never on the workers, so the order is the same at any -j. */
 static void walk_stack(struct fsck_walk *w)
 {
 	uint32_t next[FSCK_BATCH];
-	struct fsck_item cand[FSCK_BATCH], batch[FSCK_BATCH];
+	struct fsck_item pend[FSCK_BATCH], cand[FSCK_BATCH], batch[FSCK_BATCH];
 	struct batch_order ord[FSCK_BATCH];
 	uint16_t pos[FSCK_BATCH];
 	uint32_t addrs[FSCK_BATCH];
 	const uint8_t *blk[FSCK_BATCH];
+	uint32_t npend = 0;
 
-	while (w->n && !w->err) {
-		uint32_t n = 0, dirs = 0, cnt = w->n < FSCK_BATCH ? w->n : FSCK_BATCH, first, keep;
+	while ((w->n || npend) && !w->err) {
+		uint32_t n = 0, dirs = 0, first, keep, popped;
 		bool ahead;
 
-		for (uint32_t i = 0; i < cnt && dirs < FSCK_BATCH_DIRS_POP; i++) {
-			struct fsck_item it = w->stack[--w->n];
-
-			dirs += it.ftype == F2FS_FT_DIR;
-			if (take_item(w, &it))
-				cand[n++] = it;
+		popped = npend ? npend : pop_batch(w, pend);
+		npend = 0;
+		for (uint32_t p = 0; p < popped; p++) {
+			dirs += pend[p].ftype == F2FS_FT_DIR;
+			if (take_item(w, &pend[p]))
+				cand[n++] = pend[p];
 			else
-				fsck_pname_put(it.pn);
+				fsck_pname_put(pend[p].pn);
 		}
 		/* by address; items naming one block keep their pop order */
 		for (uint32_t p = 0; p < n; p++)
@@ -1453,16 +1496,20 @@ static void walk_stack(struct fsck_walk *w)
 		keep = dirs >= FSCK_BATCH_DIRS ? batch_cut(cand, pos, blk, n) : n;
 		if (keep < n)
 			n = put_back(w, cand, keep, n, ord, batch, blk);
-		first = w->n;
 		dirs = 0;
 		for (uint32_t k = 0; k < n; k++)
 			dirs += batch[k].ftype == F2FS_FT_DIR;
-		/* no directory in this batch: it pushes nothing, and the next
-		 * batch is read while this one is checked */
-		if (dirs == 0 && fsck_digest_pool(w))
+		if (dirs && w->n) {
+			/* it may push: the next batch is taken off first */
+			npend = pop_batch(w, pend);
+			prefetch_popped(w, pend, npend);
+		} else if (dirs == 0 && fsck_digest_pool(w)) {
+			/* it pushes nothing: the next batches are the stack's */
 			for (uint32_t b = fsck_prefetch_queued(w); b < FSCK_PREFETCH_DEPTH; b++)
 				if (!fsck_prefetch_inodes(w, next, next_batch_addrs(w, b, next)))
 					break;
+		}
+		first = w->n;
 		ahead = fsck_digest_inodes(w, blk, n);
 		for (uint32_t i = 0; i < n; i++) {
 			if (!w->err) {
@@ -1477,6 +1524,8 @@ static void walk_stack(struct fsck_walk *w)
 		sort_children(w, first);
 		fsck_progress(w->ctx, 4, w->ctx->st.inodes, le32_to_cpu(w->ctx->fs->cp->valid_inode_count));
 	}
+	for (uint32_t p = 0; p < npend; p++)
+		fsck_pname_put(pend[p].pn);
 }
 
 /* ---- roots ---- */
