@@ -25,7 +25,8 @@
 #define HAVE_URING 1
 #endif
 
-#if defined(HAVE_URING) && defined(__NR_io_uring_setup) && defined(__NR_io_uring_enter)
+#if defined(HAVE_URING) && defined(__NR_io_uring_setup) && defined(__NR_io_uring_enter) && \
+	defined(__NR_io_uring_register)
 
 struct f2fs_uring {
 	int fd;
@@ -38,6 +39,8 @@ struct f2fs_uring {
 	size_t sq_len, cq_len, sqe_len;
 	bool broken;			/* an error left entries queued: close it */
 	bool plain_read;		/* IORING_OP_READ is known (Linux 5.6+) */
+	int fixed_fd;			/* registered as file 0, or -1 */
+	bool register_tried;
 };
 
 static void unmap_rings(struct f2fs_uring *r)
@@ -110,6 +113,7 @@ int f2fs_uring_open(unsigned int entries, struct f2fs_uring **out)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
+	r->fixed_fd = -1;
 	memset(&p, 0, sizeof(p));
 	r->fd = (int)syscall(__NR_io_uring_setup, entries, &p);
 	if (r->fd < 0) {
@@ -144,6 +148,18 @@ int f2fs_uring_fd(const struct f2fs_uring *r)
 	return r->fd;
 }
 
+void f2fs_uring_register_file(struct f2fs_uring *r, int fd)
+{
+	long got;
+
+	if (r->register_tried)
+		return;
+	r->register_tried = true;
+	got = syscall(__NR_io_uring_register, r->fd, IORING_REGISTER_FILES, &fd, 1);
+	if (got == 0)
+		r->fixed_fd = fd;
+}
+
 static int enter(struct f2fs_uring *r, unsigned int submit, unsigned int wait)
 {
 	long got = syscall(__NR_io_uring_enter, r->fd, submit, wait,
@@ -175,6 +191,10 @@ static void set_read(const struct f2fs_uring *r, struct io_uring_sqe *s,
 		     const struct f2fs_uring_read *rd)
 {
 	s->fd = rd->fd;
+	if (rd->fd == r->fixed_fd) {
+		s->fd = 0;
+		s->flags = IOSQE_FIXED_FILE;
+	}
 	s->off = rd->off;
 #ifdef IORING_FEAT_RW_CUR_POS
 	if (r->plain_read && rd->niov == 1) {
@@ -275,6 +295,12 @@ int f2fs_uring_fd(const struct f2fs_uring *r)
 {
 	(void)r;
 	return -1;
+}
+
+void f2fs_uring_register_file(struct f2fs_uring *r, int fd)
+{
+	(void)r;
+	(void)fd;
 }
 
 int f2fs_uring_readv(struct f2fs_uring *r, struct f2fs_uring_read *rd, size_t n, bool nowait)

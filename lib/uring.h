@@ -32,6 +32,11 @@ void f2fs_uring_close(struct f2fs_uring *r);
  * read was made and has its res; -errno when the ring failed, and then it
  * must be closed (the reads without a res were not made). */
 int f2fs_uring_readv(struct f2fs_uring *r, struct f2fs_uring_read *rd, size_t n, bool nowait);
+/* Name fd to the kernel once for the ring's life (IORING_REGISTER_FILES):
+ * its reads then skip taking a reference to the file each, which two
+ * threads reading one device contend for.  Best effort: a kernel that
+ * refuses leaves the reads as they were. */
+void f2fs_uring_register_file(struct f2fs_uring *r, int fd);
 /* The ring's descriptor (the unit test closes it to make a ring fail);
  * -1 without io_uring. */
 int f2fs_uring_fd(const struct f2fs_uring *r);

@@ -576,6 +576,53 @@ static void test_read_cached_ring(void)
 	f2fs_dev_close(dev);
 }
 
+/* A ring with a file registered reads that file through the registered
+ * slot and any other descriptor as before: each read lands the bytes of
+ * its own file, registered or not, and registering again keeps the first
+ * file (the device registers its one descriptor). */
+static void test_uring_registered(void)
+{
+	const char *p1 = make_file("reg1.img", 8 * F2FS_BLKSIZE);
+	int fd1 = open(p1, O_RDONLY);
+	const char *p2 = make_file("reg2.img", 16 * F2FS_BLKSIZE);
+	int fd2 = open(p2, O_RDONLY);
+	static uint8_t bufs[3][F2FS_BLKSIZE];
+	struct iovec iov[3];
+	struct f2fs_uring_read rd[3];
+	struct f2fs_uring *r;
+
+	CHECK(fd1 >= 0 && fd2 >= 0);
+	if (fd1 < 0 || fd2 < 0 || f2fs_uring_open(4, &r) < 0) {
+		if (fd1 >= 0)
+			close(fd1);
+		if (fd2 >= 0)
+			close(fd2);
+		return;	/* no io_uring: test_read_cached_ring covers the refusal */
+	}
+	f2fs_uring_register_file(r, fd1);
+	f2fs_uring_register_file(r, fd2);	/* kept: fd1 stays the registered one */
+	for (int i = 0; i < 3; i++) {
+		iov[i] = (struct iovec){ bufs[i], F2FS_BLKSIZE };
+		memset(bufs[i], 0, F2FS_BLKSIZE);
+	}
+	rd[0] = (struct f2fs_uring_read){ &iov[0], 1, fd1, 5 * F2FS_BLKSIZE, 0 };
+	rd[1] = (struct f2fs_uring_read){ &iov[1], 1, fd2, 12 * F2FS_BLKSIZE, 0 };
+	rd[2] = (struct f2fs_uring_read){ &iov[2], 1, fd1, 1 * F2FS_BLKSIZE, 0 };
+	CHECK_EQ_U64(f2fs_uring_readv(r, rd, 3, false), 0);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ_U64(rd[i].res, F2FS_BLKSIZE);
+	CHECK(block_has_pattern(bufs[0], 5));
+	CHECK(block_has_pattern(bufs[1], 12));
+	CHECK(block_has_pattern(bufs[2], 1));
+	/* a read past the end of the registered file ends short (0 bytes) */
+	rd[0] = (struct f2fs_uring_read){ &iov[0], 1, fd1, 8 * F2FS_BLKSIZE, 0 };
+	CHECK_EQ_U64(f2fs_uring_readv(r, rd, 1, false), 0);
+	CHECK_EQ_U64(rd[0].res, 0);
+	f2fs_uring_close(r);
+	close(fd1);
+	close(fd2);
+}
+
 /* The worker reader: a warm read counted in the tally only; a miss
  * (EAGAIN) is no refusal; a refusal of RWF_NOWAIT stops the call, is
  * remembered, and from then on the device takes no cached read at all
@@ -913,6 +960,7 @@ int main(void)
 	test_batch_iov_max();
 	test_read_cached_mt();
 	test_read_cached_ring();
+	test_uring_registered();
 	test_members();
 	test_readahead();
 	test_read_only();
