@@ -197,7 +197,7 @@ static int data_slot_add(struct fsck_plan *r, uint32_t idx)
 	uint32_t n = f2fs_hash_capacity(idx, r->data_slots, 64);
 
 	if (n != r->data_slots) {
-		uint32_t *t = n ? calloc(n, sizeof(*t)) : NULL;
+		uint32_t *t = n ? f2fs_hash_table_alloc(n, sizeof(*t)) : NULL;
 
 		if (!t)
 			return -ENOMEM;

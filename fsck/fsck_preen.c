@@ -94,7 +94,7 @@ static int set_add(struct u32_set *s, uint32_t v)
 	uint32_t cap = f2fs_hash_capacity(s->n, s->cap, 1024), i;
 
 	if (cap != s->cap) {
-		struct u32_set g = { cap ? calloc(cap, sizeof(uint32_t)) : NULL, cap, 0 };
+		struct u32_set g = { cap ? f2fs_hash_table_alloc(cap, sizeof(uint32_t)) : NULL, cap, 0 };
 
 		if (!g.slot)
 			return -ENOMEM;

@@ -120,7 +120,7 @@ static struct qid *tab_find(const struct qfile *f, uint32_t id)
 /* The table rehashed into cap slots. */
 static int tab_grow(struct qfile *f, uint32_t cap)
 {
-	struct qid *t = cap ? calloc(cap, sizeof(*t)) : NULL, *old = f->tab;
+	struct qid *t = cap ? f2fs_hash_table_alloc(cap, sizeof(*t)) : NULL, *old = f->tab;
 
 	if (!t)
 		return -ENOMEM;

@@ -32,7 +32,7 @@ static int grow(struct fsck_subdir_table *t, uint32_t cap)
 
 	if (!cap)
 		return -ENOMEM;
-	bigger.slots = calloc(cap, sizeof(*bigger.slots));
+	bigger.slots = f2fs_hash_table_alloc(cap, sizeof(*bigger.slots));
 	if (!bigger.slots)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < t->cap; i++)

@@ -90,4 +90,12 @@ static inline uint32_t f2fs_hash_next(uint32_t slot, uint32_t cap)
  * does not fit in 32 bits. */
 uint32_t f2fs_hash_capacity(uint32_t n, uint32_t cap, uint32_t min_cap);
 
+/* A table's cap zeroed slots of size bytes (calloc()'s contract).  Half
+ * full at most, a table's entries land on every page of it, so a large
+ * one has its pages made present in one call: left to faults, each page
+ * would be mapped to the shared zero page at its first look-up and
+ * copied at its first store (two faults, and the copy flushes the other
+ * threads' TLBs), where one call costs about the page's clearing. */
+void *f2fs_hash_table_alloc(uint32_t cap, size_t size);
+
 #endif

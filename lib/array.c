@@ -1,13 +1,15 @@
 /*
  * array.c - the growth of the tools' arrays (see include/f2fs_array.h):
  * doubling capacities, overflow-checked sizes, nothing changed on failure;
- * the growth rule of the open-addressing tables; a sort in place; and a
- * sort by 32-bit keys.
+ * the growth rule and the slots of the open-addressing tables; a sort in
+ * place; and a sort by 32-bit keys.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "f2fs_array.h"
 
@@ -84,6 +86,29 @@ uint32_t f2fs_hash_capacity(uint32_t n, uint32_t cap, uint32_t min_cap)
 	while (c < need)
 		c *= 2;
 	return c <= UINT32_MAX ? (uint32_t)c : 0;
+}
+
+/* Tables smaller than this come from the heap, their pages in use
+ * already. */
+#define TABLE_POPULATE_MIN	(64u * 1024)
+
+void *f2fs_hash_table_alloc(uint32_t cap, size_t size)
+{
+	void *t = calloc(cap, size);
+
+#ifdef MADV_POPULATE_WRITE
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (t && page > 0 && (size_t)cap * size >= TABLE_POPULATE_MIN) {
+		uintptr_t lo = ((uintptr_t)t + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+		uintptr_t hi = ((uintptr_t)t + (size_t)cap * size) & ~((uintptr_t)page - 1);
+
+		/* best effort: a kernel without it (before 5.14) faults as before */
+		if (hi > lo)
+			(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+	}
+#endif
+	return t;
 }
 
 /* ---- sorting in place: quicksort, heap sort past a depth limit ---- */

@@ -8,8 +8,11 @@
  * keeps every element, and falls back to heap sort without harm.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "f2fs_array.h"
 #include "unit.h"
@@ -96,6 +99,50 @@ static void test_hash_capacity(void)
 	}
 	CHECK_EQ_U64(cap, 262144);
 	CHECK_EQ_U64(grew, 9);
+}
+
+/* A table's slots: zeroed, small or large, and a large one's pages
+ * present already (where the kernel can make them so: Linux 5.14). */
+static void test_hash_table_alloc(void)
+{
+	static const uint32_t caps[] = { 16, 1u << 17 };
+
+	for (size_t k = 0; k < sizeof(caps) / sizeof(caps[0]); k++) {
+		uint64_t *t = f2fs_hash_table_alloc(caps[k], sizeof(*t));
+		uint64_t sum = 0;
+
+		CHECK(t != NULL);
+		if (!t)
+			continue;
+		for (uint32_t i = 0; i < caps[k]; i++)
+			sum |= t[i];
+		CHECK_EQ_U64(sum, 0);
+		t[caps[k] - 1] = 7;
+		CHECK_EQ_U64(t[caps[k] - 1], 7);
+#if defined(MADV_POPULATE_WRITE) && defined(__linux__)
+		if (caps[k] * sizeof(*t) >= 256 * 1024) {
+			long page = sysconf(_SC_PAGESIZE);
+			uintptr_t lo = ((uintptr_t)t + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+			uintptr_t hi = ((uintptr_t)t + caps[k] * sizeof(*t)) & ~((uintptr_t)page - 1);
+			size_t np = (hi - lo) / (size_t)page, resident = 0;
+			unsigned char *vec = malloc(np);
+			void *probe = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
+					   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			bool can = probe != MAP_FAILED &&
+				   madvise(probe, (size_t)page, MADV_POPULATE_WRITE) == 0;
+
+			if (probe != MAP_FAILED)
+				munmap(probe, (size_t)page);
+			if (vec && can && mincore((void *)lo, hi - lo, vec) == 0) {
+				for (size_t i = 0; i < np; i++)
+					resident += vec[i] & 1;
+				CHECK_EQ_U64(resident, np);
+			}
+			free(vec);
+		}
+#endif
+		free(t);
+	}
 }
 
 static void test_hash_probe(void)
@@ -342,6 +389,7 @@ int main(void)
 	test_sizes();
 	test_hash_capacity();
 	test_hash_probe();
+	test_hash_table_alloc();
 	test_sort_shapes();
 	test_sort_unique();
 	test_sort_depth_limit();
