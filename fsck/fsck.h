@@ -347,6 +347,9 @@ int fsck_expect_summary(struct fsck_ctx *ctx, uint32_t blkaddr, uint32_t nid,
 			uint16_t ofs_in_node, bool is_node);
 /* The NAT entry of nid, or false when unknown/out of range. */
 bool fsck_nat_lookup(const struct fsck_ctx *ctx, uint32_t nid, struct f2fs_nat_entry *e);
+/* A hint that nid's NAT entry and info are looked at soon (see
+ * f2fs_nat_prefetch()); any nid is fine. */
+void fsck_prefetch_nid(const struct fsck_ctx *ctx, uint32_t nid);
 /* Check and flush the queued summary entries (fsck_pass_ssa.c). */
 int fsck_ssa_flush(struct fsck_ctx *ctx);
 

@@ -785,6 +785,10 @@ static void check_dentries(struct fsck_walk *w, struct dir_state *s, const uint8
 		if ((uint64_t)bidx + 1 > s->max_bidx)
 			s->max_bidx = (uint64_t)bidx + 1;
 	}
+	/* every entry's inode is looked up below: their misses at once */
+	for (uint32_t i = f2fs_next_bit_le(bitmap, 0, nslots); i < nslots;
+	     i = f2fs_next_bit_le(bitmap, i + 1, nslots))
+		fsck_prefetch_nid(ctx, le32_to_cpu(dent[i].ino));
 	for (uint32_t i = 0; i < nslots && !w->err;) {
 		const struct f2fs_dir_entry *de = &dent[i];
 		uint32_t len = le16_to_cpu(de->name_len), slots;

@@ -1432,6 +1432,8 @@ static void prefetch_popped(struct fsck_walk *w, const struct fsck_item *raw, ui
 
 	if (!fsck_digest_pool(w) || fsck_prefetch_queued(w))
 		return;
+	for (uint32_t p = 0; p < n; p++)
+		fsck_prefetch_nid(w->ctx, raw[p].ino);
 	for (uint32_t p = 0; p < n; p++) {
 		struct f2fs_nat_entry e;
 
@@ -1467,6 +1469,8 @@ static void walk_stack(struct fsck_walk *w)
 
 		popped = npend ? npend : pop_batch(w, pend);
 		npend = 0;
+		for (uint32_t p = 0; p < popped; p++)
+			fsck_prefetch_nid(w->ctx, pend[p].ino);
 		for (uint32_t p = 0; p < popped; p++) {
 			dirs += pend[p].ftype == F2FS_FT_DIR;
 			if (take_item(w, &pend[p]))
@@ -1510,6 +1514,8 @@ static void walk_stack(struct fsck_walk *w)
 					break;
 		}
 		first = w->n;
+		for (uint32_t i = 0; i < n; i++)
+			__builtin_prefetch(batch[i].pn, 1);	/* put after its check */
 		ahead = fsck_digest_inodes(w, blk, n);
 		for (uint32_t i = 0; i < n; i++) {
 			if (!w->err) {

@@ -40,6 +40,15 @@ bool fsck_nat_lookup(const struct fsck_ctx *ctx, uint32_t nid, struct f2fs_nat_e
 	return f2fs_nat_get(&ctx->nat, nid, e) == 0;
 }
 
+void fsck_prefetch_nid(const struct fsck_ctx *ctx, uint32_t nid)
+{
+	if (!ctx->nat_loaded || nid >= ctx->fs->max_nid)
+		return;
+	f2fs_nat_prefetch(&ctx->nat, nid);
+	if (ctx->ni)
+		__builtin_prefetch(&ctx->ni[nid]);
+}
+
 int fsck_expect_summary(struct fsck_ctx *ctx, uint32_t blkaddr, uint32_t nid,
 			uint16_t ofs_in_node, bool is_node)
 {
