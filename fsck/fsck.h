@@ -133,6 +133,7 @@ struct fsck_stats {
 	uint64_t chain_nodes;
 	uint64_t unverified_hashes;	/* casefolded names we cannot fold */
 	uint64_t free_secs, dirty_secs, full_secs;
+	uint64_t walk_peak;	/* most inodes waiting on the walk's stack at once */
 };
 
 /* What one fsck.f2fs process says across its check, repair and re-check

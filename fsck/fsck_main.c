@@ -691,6 +691,8 @@ static void debug_io(struct fsck_ctx *ctx)
 	fsck_debug(ctx, 1, "blocks: %llu data, %llu NEW_ADDR, %llu COMPRESS_ADDR slots, %llu nodes",
 		   (unsigned long long)ctx->st.data_blocks, (unsigned long long)ctx->st.new_addr_blocks,
 		   (unsigned long long)ctx->st.compress_addr_slots, (unsigned long long)ctx->st.nodes);
+	fsck_debug(ctx, 1, "walk: at most %llu inodes waiting at once",
+		   (unsigned long long)ctx->st.walk_peak);
 	if (ctx->opt.debug && ctx->fs && ctx->fs->dev)
 		fsck_debug(ctx, 1, "I/O: %llu read calls (%llu missed the page cache), "
 			   "%llu blocks read, %llu writes",

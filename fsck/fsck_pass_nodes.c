@@ -41,6 +41,8 @@ int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint8_t ftype, enum fsck_i
 	w->ctx->ni[ino].flags |= FSCK_NI_QUEUED;
 	w->ctx->ni[ino].ftype = ftype;	/* until the inode itself is checked */
 	it = &w->stack[w->n++];
+	if (w->n > w->ctx->st.walk_peak)
+		w->ctx->st.walk_peak = w->n;
 	memset(it, 0, sizeof(*it));
 	it->ino = ino;
 	it->ftype = ftype;
@@ -1451,7 +1453,9 @@ static void prefetch_popped(struct fsck_walk *w, const struct fsck_item *raw, ui
  * batch holding a directory has the next one popped (and read ahead by a
  * worker) before it is checked, so that the next batch's reads overlap
  * this one's checks: the batch after it is then its children, and two
- * chains of batches take turns.  Which batches those are depends only on
+ * chains of batches take turns.  Not after batch_cut() put directories
+ * back: the next batch would be those, and the stack would then hold the
+ * children of all of them at once instead of a batch's budget.  Which batches those are depends only on
  * the stack, never on the workers, so the order is the same at any -j. */
 static void walk_stack(struct fsck_walk *w)
 {
@@ -1465,7 +1469,7 @@ static void walk_stack(struct fsck_walk *w)
 
 	while ((w->n || npend) && !w->err) {
 		uint32_t n = 0, dirs = 0, first, keep, popped;
-		bool ahead;
+		bool ahead, cut;
 
 		popped = npend ? npend : pop_batch(w, pend);
 		npend = 0;
@@ -1498,13 +1502,16 @@ static void walk_stack(struct fsck_walk *w)
 			break;
 		}
 		keep = dirs >= FSCK_BATCH_DIRS ? batch_cut(cand, pos, blk, n) : n;
-		if (keep < n)
+		cut = keep < n;
+		if (cut)
 			n = put_back(w, cand, keep, n, ord, batch, blk);
 		dirs = 0;
 		for (uint32_t k = 0; k < n; k++)
 			dirs += batch[k].ftype == F2FS_FT_DIR;
-		if (dirs && w->n) {
-			/* it may push: the next batch is taken off first */
+		if (dirs && w->n && !cut) {
+			/* it may push: the next batch is taken off first (not
+			 * after a cut: that would be the directories put back,
+			 * whose children would then all wait at once) */
 			npend = pop_batch(w, pend);
 			prefetch_popped(w, pend, npend);
 		} else if (dirs == 0 && fsck_digest_pool(w)) {

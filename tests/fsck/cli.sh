@@ -4,7 +4,7 @@
 # before and after), repairs in -a -f/-p -f/-f/-y (exit 1, then clean),
 # preen without -f stopping after the mount checks, preen refusing an unsafe
 # fix, no prompt without a terminal, results on stdout and diagnostics on
-# stderr, --json, -C progress, -l, -t and -d 1's request sizes.  The output contract, the preen
+# stderr, --json, -C progress, -l, -t, -d 1's request sizes and walk stack peak.  The output contract, the preen
 # fast path and fsck(8) have their own tests (output.sh, preen.sh,
 # fsck8.sh).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/fsck/common.sh"
@@ -106,6 +106,26 @@ grep -q "^3	/\$" "$WORK/o" && grep -q "	/lost+found\$" "$WORK/o" && pass "-t" ||
 "$FSCK" -d 1 "$IMG" >"$WORK/o" 2>&1
 grep -qE "^I/O request sizes in blocks \(size:count\): read calls( [0-9]+(-[0-9]+|\+)?:[1-9][0-9]*)+\$" "$WORK/o" &&
 	pass "-d 1: read request sizes" || fail "-d 1: $(grep "^I/O" "$WORK/o")"
+# The walk's stack holds a batch's budget of entries, not a whole level:
+# of 40 directories of 600 names (dentry blocks), a batch takes eight and
+# puts the rest back, so at most about 8 x 600 inodes wait at once, never
+# all 24,000.
+mkdir -p "$WORK/wide"
+for d in $(seq 40); do
+	mkdir "$WORK/wide/d$d"
+	(cd "$WORK/wide/d$d" && touch $(seq -f "f%g" 600))
+done
+truncate -s 512M "$WORK/wide.img"
+if "$MKFS" -f -q "$WORK/wide.img" >/dev/null 2>&1 && "$SLOAD" -f "$WORK/wide" "$WORK/wide.img" >/dev/null 2>&1; then
+	"$FSCK" -d 1 "$WORK/wide.img" >"$WORK/o" 2>&1
+	peak=$(sed -n 's/^walk: at most \([0-9]*\) inodes waiting at once$/\1/p' "$WORK/o")
+	[ -n "$peak" ] && [ "$peak" -ge 600 ] && [ "$peak" -le 6000 ] &&
+		pass "-d 1: the walk's stack stays within a batch's budget ($peak)" ||
+		fail "-d 1: walk stack peak '${peak}' for 40 x 600 names: $(grep "^walk" "$WORK/o")"
+else
+	fail "sload of 40 x 600 names"
+fi
+rm -rf "$WORK/wide" "$WORK/wide.img"
 # A mounted volume is never repaired (the kernel would write its own view
 # of the checkpoint back over the repair); a check warns.  The host kernel
 # has no F2FS, so an ext4 image mounted through a loop device stands in:
