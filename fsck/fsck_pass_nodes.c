@@ -1304,6 +1304,9 @@ static uint32_t next_batch_addrs(struct fsck_walk *w, uint32_t ahead, uint32_t *
 	for (uint32_t b = 0; b <= ahead; b++) {
 		uint32_t n = 0, dirs = 0, cnt = top < FSCK_BATCH ? top : FSCK_BATCH, i;
 
+		if (b == ahead)	/* their look-ups below: the misses at once */
+			for (i = 0; i < cnt; i++)
+				fsck_prefetch_nid(w->ctx, w->stack[top - 1 - i].ino);
 		for (i = 0; i < cnt && dirs < FSCK_BATCH_DIRS_POP; i++) {
 			const struct fsck_item *it = &w->stack[top - 1 - i];
 			struct f2fs_nat_entry e;
@@ -1424,30 +1427,6 @@ static uint32_t pop_batch(struct fsck_walk *w, struct fsck_item *raw)
 	return n;
 }
 
-/* Have a worker read the popped batch raw ahead of its turn: the
- * addresses NAT gives its items now, sorted as the batch will sort them.
- * Nothing when one would not resolve (the batch is then read when taken,
- * and resolving reports what it must). */
-static void prefetch_popped(struct fsck_walk *w, const struct fsck_item *raw, uint32_t n)
-{
-	uint32_t addrs[FSCK_BATCH];
-
-	if (!fsck_digest_pool(w) || fsck_prefetch_queued(w))
-		return;
-	for (uint32_t p = 0; p < n; p++)
-		fsck_prefetch_nid(w->ctx, raw[p].ino);
-	for (uint32_t p = 0; p < n; p++) {
-		struct f2fs_nat_entry e;
-
-		if (lookup_inode_block(w->ctx, raw[p].ino, &e) != INODE_BLOCK_OK)
-			return;
-		addrs[p] = le32_to_cpu(e.block_addr);
-	}
-	if (f2fs_array_sort_by_key(addrs, n, sizeof(*addrs), u32_key, NULL))
-		qsort(addrs, n, sizeof(*addrs), cmp_u32);
-	(void)fsck_prefetch_inodes(w, addrs, n);
-}
-
 /* The walk: batches of inodes popped off the stack, each read in address
  * order and checked, which pushes the children of its directories.  A
  * batch holding a directory has the next one popped (and read ahead by a
@@ -1455,8 +1434,9 @@ static void prefetch_popped(struct fsck_walk *w, const struct fsck_item *raw, ui
  * this one's checks: the batch after it is then its children, and two
  * chains of batches take turns.  Not after batch_cut() put directories
  * back: the next batch would be those, and the stack would then hold the
- * children of all of them at once instead of a batch's budget.  Which batches those are depends only on
- * the stack, never on the workers, so the order is the same at any -j. */
+ * children of all of them at once instead of a batch's budget.  The
+ * batches depend only on the stack, never on the workers, so the order
+ * is the same at any -j. */
 static void walk_stack(struct fsck_walk *w)
 {
 	uint32_t next[FSCK_BATCH];
@@ -1511,9 +1491,13 @@ static void walk_stack(struct fsck_walk *w)
 		if (dirs && w->n && !cut) {
 			/* it may push: the next batch is taken off first (not
 			 * after a cut: that would be the directories put back,
-			 * whose children would then all wait at once) */
+			 * whose children would then all wait at once), its
+			 * addresses read ahead by a worker, unless one is queued */
+			uint32_t na = fsck_digest_pool(w) && !fsck_prefetch_queued(w) ?
+				      next_batch_addrs(w, 0, next) : 0;
+
 			npend = pop_batch(w, pend);
-			prefetch_popped(w, pend, npend);
+			(void)fsck_prefetch_inodes(w, next, na);
 		} else if (dirs == 0 && fsck_digest_pool(w)) {
 			/* it pushes nothing: the next batches are the stack's */
 			for (uint32_t b = fsck_prefetch_queued(w); b < FSCK_PREFETCH_DEPTH; b++)
