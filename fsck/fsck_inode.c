@@ -284,11 +284,10 @@ static bool check_compression(struct fsck_walk *w, uint32_t ino, const struct f2
  * keeps the bytes past i_size zero and sets the flag with the first byte.
  */
 static void check_inline_bytes(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri,
-			       uint32_t max_inline)
+			       uint64_t i_size, uint32_t max_inline)
 {
 	struct fsck_ctx *ctx = w->ctx;
 	const uint8_t *area = (const uint8_t *)&ri->i_addr[fsck_extra_words(ri) + 1];
-	uint64_t i_size = le64_to_cpu(ri->i_size);
 	uint32_t size = i_size < max_inline ? (uint32_t)i_size : max_inline;
 	struct f2fs_node *c;
 
@@ -304,6 +303,61 @@ static void check_inline_bytes(struct fsck_walk *w, uint32_t ino, const struct f
 			memset((uint8_t *)&c->i.i_addr[fsck_extra_words(ri) + 1] + size, 0,
 			       max_inline - size);
 	}
+}
+
+/* The length of a symlink's target: the bytes of its data up to the first
+ * NUL, at most max.  Encrypted targets (a length word and cipher text) have
+ * none to go by. */
+static uint32_t symlink_target_len(const struct f2fs_inode *ri, const uint8_t *data, uint32_t max)
+{
+	const uint8_t *nul;
+
+	if (ri->i_advise & FADVISE_ENCRYPT_BIT)
+		return 0;
+	nul = memchr(data, 0, max);
+	return nul ? (uint32_t)(nul - data) : max;
+}
+
+/* A symlink's i_size shorter than its target: the kernel ends the target
+ * at i_size (page_get_link(), nd_terminate_link()), and an empty one is a
+ * broken link (f2fs_get_link(): -ENOENT).  Symlinks never change after
+ * f2fs_symlink() wrote them, the bytes past the target zero, so a target
+ * longer than i_size is what i_size lost (a kernel whose page_symlink()
+ * failed after the data was written truncates i_size to 0, as f2fs-tools
+ * knows): i_size becomes the target's length, which keeps it whole. */
+static uint64_t symlink_size_fix(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri,
+				 const uint8_t *data, uint32_t max)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint64_t i_size = le64_to_cpu(ri->i_size);
+	uint32_t len = symlink_target_len(ri, data, max);
+	struct f2fs_node *c;
+
+	if (len <= i_size)
+		return i_size;
+	if ((c = PLAN(PR_SYMLINK_SIZE, .found = i_size, .expected = len,
+		      .str = i_size ? "the kernel reads it cut short" :
+				      "the kernel reads it as a broken link")))
+		c->i.i_size = cpu_to_le64(len);
+	return len;
+}
+
+uint64_t fsck_symlink_size_fix(struct fsck_walk *w, const struct f2fs_inode *ri,
+			       const uint8_t *data, uint32_t max)
+{
+	return symlink_size_fix(w, w->file.ino, ri, data, max);
+}
+
+/* The i_size the bytes of an inline file's area go by: a symlink's the
+ * length of its target when i_size cuts it (reported and fixed here). */
+static uint64_t inline_symlink_size(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri,
+				    uint16_t mode, uint32_t max_inline)
+{
+	const uint8_t *area = (const uint8_t *)&ri->i_addr[fsck_extra_words(ri) + 1];
+
+	if (!S_ISLNK(mode) || le64_to_cpu(ri->i_size) >= max_inline)
+		return le64_to_cpu(ri->i_size);
+	return symlink_size_fix(w, ino, ri, area, max_inline);
 }
 
 /* Whether an inode flagged inline is a file mapped by blocks whose flag
@@ -345,10 +399,14 @@ static void check_inline_data(struct fsck_walk *w, uint32_t ino, const struct f2
 		if (c)
 			c->i.i_inline &= (uint8_t)~F2FS_INLINE_DATA;
 	} else if (le64_to_cpu(ri->i_size) > max_inline) {
+		/* a symlink's target says how long it is */
+		uint32_t len = S_ISLNK(mode) ? symlink_target_len(ri, (const uint8_t *)&ri->i_addr[
+					fsck_extra_words(ri) + 1], max_inline) : 0;
+
 		c = PLAN(PR_INODE_INLINE_DATA, .found = le64_to_cpu(ri->i_size),
 		       .str = "with i_size larger than the inline area");
 		if (c)
-			c->i.i_size = cpu_to_le64(max_inline);
+			c->i.i_size = cpu_to_le64(len ? len : max_inline);
 	} else if (le32_to_cpu(ri->i_flags) & F2FS_COMPR_FL) {
 		if (REPORT(PR_INODE_INLINE_DATA, .str = "on a compressed file"))
 			clear_compr_flag(w, ino);
@@ -358,7 +416,8 @@ static void check_inline_data(struct fsck_walk *w, uint32_t ino, const struct f2
 			c->i.i_addr[fsck_extra_words(ri)] = 0;
 	}
 	if (S_ISREG(mode) || S_ISLNK(mode))
-		check_inline_bytes(w, ino, ri, max_inline);
+		check_inline_bytes(w, ino, ri, inline_symlink_size(w, ino, ri, mode, max_inline),
+				   max_inline);
 }
 
 /* The kernel moves inline dentries out to a block only when the reserved

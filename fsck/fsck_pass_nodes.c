@@ -862,6 +862,25 @@ static bool root_owns_nothing(const struct fsck_file *f, const struct f2fs_inode
 	       f->counted <= 1;
 }
 
+/* A symlink's target in its first block (read here: symlinks mapped by a
+ * block are few), which i_size must not cut. */
+static void check_block_symlink(struct fsck_walk *w, const struct f2fs_inode *ri)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	const struct f2fs_node *fixed = fsck_fix_node_peek(ctx, w->file.ino);
+	const struct f2fs_inode *cur = fixed ? &fixed->i : ri;
+	uint32_t addr;
+	_Alignas(F2FS_BLKSIZE) uint8_t blk[F2FS_BLKSIZE];
+
+	if (w->file.extra_words >= DEF_ADDRS_PER_INODE)
+		return;
+	addr = le32_to_cpu(cur->i_addr[w->file.extra_words]);
+	if (!fsck_addr_in_main(ctx, addr) || !fsck_bit(ctx->reach, addr - ctx->fs->main_blkaddr) ||
+	    f2fs_dev_read(ctx->fs->dev, addr, 1, blk) != 0)
+		return;
+	(void)fsck_symlink_size_fix(w, ri, blk, F2FS_BLKSIZE - 1);
+}
+
 void fsck_check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
 {
 	struct fsck_ctx *ctx = w->ctx;
@@ -890,6 +909,8 @@ void fsck_check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)
 		    (c = fsck_fix_node(ctx, f->ino, w->inode_addr, w->inode)))
 			c->i.i_size = cpu_to_le64(f->last_data * F2FS_BLKSIZE);
 	}
+	if (!inl && S_ISLNK(f->mode) && !f->compressed && f->i_size < F2FS_BLKSIZE - 1)
+		check_block_symlink(w, ri);
 	if (f->ino == F2FS_ROOT_INO && f->is_dir && !f->i_size) {
 		/* reported by check_item(): what mkdir and mkfs give it */
 		c = fsck_fix_node(ctx, f->ino, w->inode_addr, w->inode);

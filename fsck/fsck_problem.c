@@ -239,6 +239,8 @@ const struct fsck_problem_def fsck_problems[] = {
 	P(INODE_EXTRA_ISIZE_CHECKSUM, E, false, FIX_INODE_FIELD,
 	  "ino {ino}: i_extra_isize {found} shifts the block map, but the inode checksum matches "
 	  "i_extra_isize {expected}: restored"),
+	P(SYMLINK_SIZE, W, true, FIX_INODE_FIELD,
+	  "symlink ino {ino}: i_size {found} cuts its target of {expected} bytes ({str})"),
 	P(DENT_NAME_LEN, E, false, FIX_DENTRY_DROP,
 	  "{path}: dentry slot {idx} has name length {found}"),
 	P(DENT_SLOTS, E, false, FIX_DENTRY_DROP,

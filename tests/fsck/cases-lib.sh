@@ -24,7 +24,7 @@ make_src() {
 	# direct node exactly, so the kernel's layout needs a new direct node,
 	# then a new indirect one too), and a tree of a few hundred files with
 	# some MiB of data (sload-mix)
-	mkdir -p "$WORK/srcxattr" "$WORK/srcmix" "$WORK/srcind" "$WORK/srcwide"
+	mkdir -p "$WORK/srcxattr" "$WORK/srcmix" "$WORK/srcind" "$WORK/srcwide" "$WORK/srclnk"
 	python3 - "$WORK" <<'PY' || hard_error "python3 for the sload sources"
 import os, random, sys
 work = sys.argv[1]
@@ -50,6 +50,11 @@ for d in range(12):
         for i in range(files):
             with open(os.path.join(path, 'f%03d' % i), 'w') as f:
                 f.write('%s %d\n' % (kind, i))
+# srclnk: a symlink whose target is too long for the inline area (its
+# target in a block), beside the file it names (lnk-*)
+with open(os.path.join(work, 'srclnk', 'target'), 'w') as f:
+    f.write('target\n')
+os.symlink('./' * 1800 + 'target', os.path.join(work, 'srclnk', 'long'))
 # srcind/huge: 5000 different blocks, past the inode's and its two direct
 # nodes' slots: an indirect node with two direct nodes (node-ind-*)
 with open(os.path.join(work, 'srcind', 'huge'), 'wb') as f:
@@ -103,6 +108,8 @@ base cf 256M "" "$MKFS" -O casefold -C utf8
 base flex 256M "$WORK/srcsmall" "$MKFS" -O extra_attr,flexible_inline_xattr
 # with /lost+found from mkfs: reconnecting into an existing one
 base lpf 256M "$WORK/srcsmall" "$MKFS" -O extra_attr,inode_checksum,lost_found
+# a symlink mapped by a block (lnk-*)
+base lnk 256M "$WORK/srclnk" "$MKFS" -O extra_attr,inode_checksum
 # f2fs-tools' mkfs keeps root, quota and lost+found in the NAT journal and
 # the logs in the SIT journal: the journal cases start from it
 base tools 256M "" "$MKFS_ORACLE" -O extra_attr,inode_checksum,quota,lost_found
@@ -216,6 +223,8 @@ set_vars() {
 	D2=$(ino_of "$img" /d1/d2)
 	SMALLX=$(ino_of "$img" /small/x)
 	SDIR=$(ino_of "$img" /dir)
+	LINK=$(ino_of "$img" /link)
+	LONGLINK=$(ino_of "$img" /long)
 	BIGDN= BIGDNBLK= BIGDATA= MIDDATA= MIDNODE= EXTRA=0 BIGSEG= IXA=0
 	if [ -n "$BIG" ]; then
 		BIGDN=$(node_of "$img" "$BIG" 1)
@@ -612,7 +621,7 @@ ACL_HEX=010000000100060002000600e8030000040004001000060020000400
 # and kept in $WORK/vars-BASE, which later switches back to it source.
 SET_VARS_NAMES="CPFLAGS CPERR CPFSCK CPQUOTA VBLOCKS HOTNODE HOTDATA MAIN FREESEG FREEBLK"
 SET_VARS_NAMES="$SET_VARS_NAMES FREENODEBLK FILE BIG DIR MANY MID D2 SMALLX SDIR BIGDN BIGDNBLK"
-SET_VARS_NAMES="$SET_VARS_NAMES BIGDATA MIDDATA MIDNODE EXTRA BIGSEG IXA QUSR QGRP QPRJ"
+SET_VARS_NAMES="$SET_VARS_NAMES BIGDATA MIDDATA MIDNODE EXTRA BIGSEG IXA QUSR QGRP QPRJ LINK LONGLINK"
 prev_base=
 make_case() {
 	if [ "$1" != "$prev_base" ]; then
