@@ -165,7 +165,9 @@ struct fsck_ctx {
 	uint8_t *reach;			/* bit per main block: referenced */
 	uint8_t *nat_addr;		/* bit per main block: named by a NAT entry */
 	uint8_t *chain;			/* bit per main block: roll-forward chain */
-	uint8_t *seg_kind;		/* per segment: 1 data seen, 2 node seen, 4 reported */
+	uint8_t *seg_kind;		/* per segment: 1 data seen, 2 node seen, 4 reported,
+					 * 8 footer checked (fsck_pass_ssa.c), 16 summary
+					 * asked and 32 it holds nodes (fsck_pass_nodes.c) */
 	struct fsck_nid_info *ni;	/* max_nid entries */
 	/* node blocks valid in SIT that no NAT entry names (fsck_pass_nat.c) */
 	struct fsck_unnamed_node *unnamed;

@@ -83,11 +83,70 @@ int fsck_read_sorted(struct fsck_walk *w, const uint32_t *addrs, uint32_t n, uin
 
 /* ---- block accounting ---- */
 
-static bool seg_is_node_type(const struct fsck_ctx *ctx, uint32_t segno)
+/* The summary of segment segno as the kernel would take it: a current
+ * segment's from its log in the checkpoint (the node logs' only when the
+ * pack holds them), another's from its SSA block; false when there is
+ * none to read.  *node: it is a node summary. */
+static bool segment_summary(struct fsck_ctx *ctx, uint32_t segno, struct f2fs_summary_block *sum,
+			    bool *node)
+{
+	struct f2fs_fs *fs = ctx->fs;
+
+	for (int t = 0; t < NR_CURSEG_TYPE; t++) {
+		if (fs->curseg_segno[t] != segno)
+			continue;
+		if (!fs->cursum_loaded || (t >= CURSEG_HOT_NODE && !f2fs_cp_has_node_summaries(fs->cp)))
+			return false;
+		memcpy(sum->entries, fs->cursum[t].entries, sizeof(sum->entries));
+		*node = t >= CURSEG_HOT_NODE;
+		return true;
+	}
+	if (f2fs_dev_read(fs->dev, (uint64_t)fs->ssa_blkaddr + segno, 1, sum))
+		return false;
+	*node = sum->footer.entry_type == SUM_TYPE_NODE;
+	return true;
+}
+
+/* Whether segment segno, which SIT types as data, held nodes: its summary
+ * is a node summary with an entry naming a nid that NAT has at that very
+ * block.  NAT, the summary and the node blocks then agree against one SIT
+ * entry (a SIT journal entry whose segno was damaged lends the segment it
+ * now names the type and valid map of another): the segment's blocks are
+ * taken as the nodes they are, and the repair gives it a node type and
+ * the valid map of what the walk found.  Decided once per segment. */
+static bool summary_holds_nodes(struct fsck_ctx *ctx, uint32_t segno)
+{
+	uint32_t start = f2fs_seg_start_blkaddr(ctx->fs, segno);
+	struct f2fs_summary_block *sum;
+	struct f2fs_nat_entry e;
+	bool node = false, held = false;
+
+	if (ctx->seg_kind[segno] & 16)
+		return ctx->seg_kind[segno] & 32;
+	sum = malloc(sizeof(*sum));
+	if (sum && segment_summary(ctx, segno, sum, &node) && node)
+		for (uint32_t k = 0; k < BLKS_PER_SEG && !held; k++) {
+			uint32_t nid = le32_to_cpu(sum->entries[k].nid);
+
+			held = nid && fsck_nat_lookup(ctx, nid, &e) &&
+			       le32_to_cpu(e.block_addr) == start + k;
+		}
+	free(sum);
+	if (!sum)
+		return false;	/* out of memory: SIT decides, undecided */
+	ctx->seg_kind[segno] |= (uint8_t)(16 | (held ? 32 : 0));
+	return held;
+}
+
+/* Whether segno is a node segment: its SIT type, unless that says data
+ * against its summary and NAT (summary_holds_nodes()). */
+static bool seg_is_node_type(struct fsck_ctx *ctx, uint32_t segno)
 {
 	uint8_t t = ctx->sit.segs[segno].type;
 
-	return t >= CURSEG_HOT_NODE && t <= CURSEG_COLD_NODE;
+	if (t >= CURSEG_HOT_NODE && t <= CURSEG_COLD_NODE)
+		return true;
+	return summary_holds_nodes(ctx, segno);
 }
 
 /* The segment whose SIT type gives the class of segno's blocks: itself

@@ -283,9 +283,10 @@ static void take_walk_state(struct fsck_ctx *ctx, struct fsck_ctx *parent,
 	ctx->st = snap->st;
 	ctx->st.chain_nodes = chain_nodes;
 	ctx->st.free_secs = ctx->st.dirty_secs = ctx->st.full_secs = 0;
-	/* the SSA pass checks the footer of each segment it looks at again */
+	/* the SSA pass checks the footer of each segment it looks at again,
+	 * and the walk asks the new summaries what SIT types as data */
 	for (uint32_t s = 0; s < ctx->fs->main_segs; s++)
-		ctx->seg_kind[s] &= (uint8_t)~8u;
+		ctx->seg_kind[s] &= (uint8_t)~(8u | 16u | 32u);
 }
 
 /* Whether walk_xattr_node() leaves xattr nid xnid of inode ino alone
