@@ -410,6 +410,19 @@ static void check_inline_data(struct fsck_walk *w, uint32_t ino, const struct f2
 	} else if (le32_to_cpu(ri->i_flags) & F2FS_COMPR_FL) {
 		if (REPORT(PR_INODE_INLINE_DATA, .str = "on a compressed file"))
 			clear_compr_flag(w, ino);
+	} else if (S_ISREG(mode) && (ri->i_advise & (FADVISE_ENCRYPT_BIT | FADVISE_VERITY_BIT))) {
+		/* f2fs_sanity_check_inline_data(): the kernel refuses the
+		 * inode.  No such file keeps its bytes inline: an empty one
+		 * loses the flag, one with bytes the encryption or verity
+		 * bit (its bytes are then read as they are) */
+		c = PLAN(PR_INODE_INLINE_DATA, .found = le64_to_cpu(ri->i_size),
+			 .str = "on an encrypted or verity file (the kernel refuses the inode)");
+		if (c && !le64_to_cpu(ri->i_size))
+			c->i.i_inline &= (uint8_t)~(F2FS_INLINE_DATA | F2FS_DATA_EXIST);
+		else if (c)
+			c->i.i_advise &= (uint8_t)~(FADVISE_ENCRYPT_BIT | FADVISE_VERITY_BIT);
+		if (c && !le64_to_cpu(ri->i_size))
+			return;
 	} else if (ri->i_addr[fsck_extra_words(ri)]) {
 		c = PLAN(PR_INODE_INLINE_DATA, .str = "with its reserved first word set");
 		if (c)
@@ -809,6 +822,9 @@ static void walk_xattr_list(struct fsck_walk *w, uint32_t ino, const uint8_t *p,
 				cut_xattrs(w, ino, off, ixa);
 			return;
 		}
+		if (e->e_name_index == F2FS_XATTR_INDEX_ENCRYPTION && e->e_name_len == 1 &&
+		    e->e_name[0] == 'c')
+			w->file.crypt_ctx = true;
 		off += esz;
 	}
 	/* The last entry ends exactly at the end of the space: the kernel
@@ -865,6 +881,29 @@ static uint32_t xattr_area_addrs(const struct fsck_walk *w, const struct f2fs_in
 	return n && continues_the_file(w, get_le32(area)) ? n : 0;
 }
 
+/* The kernel sets the encryption flag in i_advise in the same update that
+ * writes an inode's encryption context ("c" under index 9,
+ * __f2fs_setxattr()), and goes by the flag alone: without it the cipher
+ * text is read as plain names or data.  The context says the inode is
+ * encrypted; the flag is what broke. */
+static void check_encrypt_flag(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	uint16_t mode = w->file.mode;
+	struct f2fs_node *c;
+
+	if (!w->file.crypt_ctx || (ri->i_advise & FADVISE_ENCRYPT_BIT) ||
+	    !(ctx->fs->features & F2FS_FEATURE_ENCRYPT) ||
+	    !(S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode)))
+		return;
+	/* an encrypted regular file never keeps its bytes inline (the kernel
+	 * refuses one that does): the flag did not break, the context did */
+	if (S_ISREG(mode) && (ri->i_inline & F2FS_INLINE_DATA))
+		return;
+	if ((c = PLAN(PR_INODE_ENCRYPT_FLAG)))
+		c->i.i_advise |= FADVISE_ENCRYPT_BIT;
+}
+
 void fsck_check_xattrs(struct fsck_walk *w, const struct f2fs_node *inode,
 		       const struct f2fs_node *xnode)
 {
@@ -875,6 +914,7 @@ void fsck_check_xattrs(struct fsck_walk *w, const struct f2fs_node *inode,
 	uint8_t space[XATTR_SPACE_MAX];
 	uint32_t size = 0, ixa = 0, addrs;
 
+	w->file.crypt_ctx = false;
 	addrs = xattr_area_addrs(w, ri, fsck_inline_xattr_addrs(ctx, ri));
 	if (addrs) {
 		/* not a list: the repair moves the addresses where they belong */
@@ -899,4 +939,5 @@ void fsck_check_xattrs(struct fsck_walk *w, const struct f2fs_node *inode,
 	if (!memcmp(space, zero, 4) && !get_le32(space + sizeof(struct f2fs_xattr_header)))
 		return;
 	walk_xattr_list(w, ino, space, size, ixa);
+	check_encrypt_flag(w, ino, ri);
 }

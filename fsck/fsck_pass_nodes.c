@@ -1258,8 +1258,11 @@ static void check_inode(struct fsck_walk *w, const struct fsck_item *it, const s
 		walk_tree(w, ri);
 	w->cur_node = NULL;
 	walk_xattr_node(w, n);
-	if (fsck_fix_node_peek(ctx, it->ino))
-		ri = &fsck_fix_node_peek(ctx, it->ino)->i;
+	if (fsck_fix_node_peek(ctx, it->ino)) {
+		/* the checks of its names go by the fixed flags (encryption) */
+		n = fsck_fix_node_peek(ctx, it->ino);
+		ri = &n->i;
+	}
 	fsck_check_sizes(w, ri);
 	if (w->qtype)
 		fsck_quota_note_inode(ctx, w->qtype - 1, &w->file, it->addr);

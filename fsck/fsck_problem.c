@@ -241,6 +241,9 @@ const struct fsck_problem_def fsck_problems[] = {
 	  "i_extra_isize {expected}: restored"),
 	P(SYMLINK_SIZE, W, true, FIX_INODE_FIELD,
 	  "symlink ino {ino}: i_size {found} cuts its target of {expected} bytes ({str})"),
+	P(INODE_ENCRYPT_FLAG, E, false, FIX_INODE_FIELD,
+	  "ino {ino}: an encryption context xattr but no encryption flag in i_advise (the kernel "
+	  "reads the cipher text as the file's names or data)"),
 	P(DENT_NAME_LEN, E, false, FIX_DENTRY_DROP,
 	  "{path}: dentry slot {idx} has name length {found}"),
 	P(DENT_SLOTS, E, false, FIX_DENTRY_DROP,

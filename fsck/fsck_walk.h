@@ -87,6 +87,7 @@ struct fsck_file {
 	uint16_t mode;
 	uint8_t ftype;
 	bool is_dir, compressed, released, keep_size, verity, pinned;
+	bool crypt_ctx;			/* an encryption context among its xattrs */
 	uint32_t cluster;		/* compression cluster size in blocks */
 	uint32_t addrs_per_inode, addrs_per_block, extra_words;
 	uint64_t i_size;
