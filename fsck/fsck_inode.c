@@ -417,12 +417,12 @@ static void check_inline_data(struct fsck_walk *w, uint32_t ino, const struct f2
 		 * bit (its bytes are then read as they are) */
 		c = PLAN(PR_INODE_INLINE_DATA, .found = le64_to_cpu(ri->i_size),
 			 .str = "on an encrypted or verity file (the kernel refuses the inode)");
-		if (c && !le64_to_cpu(ri->i_size))
+		if (c && !le64_to_cpu(ri->i_size)) {
 			c->i.i_inline &= (uint8_t)~(F2FS_INLINE_DATA | F2FS_DATA_EXIST);
-		else if (c)
+			return;	/* no inline bytes left to look at */
+		}
+		if (c)
 			c->i.i_advise &= (uint8_t)~(FADVISE_ENCRYPT_BIT | FADVISE_VERITY_BIT);
-		if (c && !le64_to_cpu(ri->i_size))
-			return;
 	} else if (ri->i_addr[fsck_extra_words(ri)]) {
 		c = PLAN(PR_INODE_INLINE_DATA, .str = "with its reserved first word set");
 		if (c)
