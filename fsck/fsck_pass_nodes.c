@@ -138,15 +138,19 @@ static bool summary_holds_nodes(struct fsck_ctx *ctx, uint32_t segno)
 	return held;
 }
 
-/* Whether segno is a node segment: its SIT type, unless that says data
- * against its summary and NAT (summary_holds_nodes()). */
-static bool seg_is_node_type(struct fsck_ctx *ctx, uint32_t segno)
+static bool seg_is_node_type(const struct fsck_ctx *ctx, uint32_t segno)
 {
 	uint8_t t = ctx->sit.segs[segno].type;
 
-	if (t >= CURSEG_HOT_NODE && t <= CURSEG_COLD_NODE)
-		return true;
-	return summary_holds_nodes(ctx, segno);
+	return t >= CURSEG_HOT_NODE && t <= CURSEG_COLD_NODE;
+}
+
+/* Whether a node block in segno lies in a node segment: its SIT type, or
+ * its summary and NAT against a SIT type of data (summary_holds_nodes(),
+ * asked only for nodes: a healthy volume never has one there). */
+static bool seg_holds_nodes(struct fsck_ctx *ctx, uint32_t segno)
+{
+	return seg_is_node_type(ctx, segno) || summary_holds_nodes(ctx, segno);
 }
 
 /* The segment whose SIT type gives the class of segno's blocks: itself
@@ -213,7 +217,8 @@ static bool mark_block(struct fsck_walk *w, uint32_t addr, bool is_node, uint64_
 		return false;
 	}
 	cls = ctx->sit_loaded ? class_segment(ctx, segno, is_node) : -1;
-	foreign = cls >= 0 && seg_is_node_type(ctx, (uint32_t)cls) != is_node;
+	foreign = cls >= 0 && (is_node ? !seg_holds_nodes(ctx, (uint32_t)cls) :
+					 seg_is_node_type(ctx, (uint32_t)cls));
 	if (foreign && !is_node && node_home(ctx, addr)) {
 		fsck_problem(ctx, PR_SEG_TYPE_CLASS, FSCK_OBJ(.segno = segno, .blkaddr = addr,
 			    .found = ctx->sit.segs[cls].type,
@@ -1089,7 +1094,7 @@ static const char *inode_block_refused(struct fsck_ctx *ctx, uint32_t ino, uint3
 
 	if (!ctx->sit_loaded || fsck_sit_valid(ctx, addr))
 		return NULL;
-	if (ctx->sit.segs[segno].valid_blocks && !seg_is_node_type(ctx, segno))
+	if (ctx->sit.segs[segno].valid_blocks && !seg_holds_nodes(ctx, segno))
 		return "it lies free in a segment of data blocks";
 	if (!summary_names(ctx, addr, ino))
 		return "SIT has it free and its summary names another node";
