@@ -1058,25 +1058,13 @@ static bool inode_has_blocks(uint16_t mode)
  * node summaries is rebuilt by the kernel from the footers: it does). */
 static bool summary_names(struct fsck_ctx *ctx, uint32_t addr, uint32_t nid)
 {
-	struct f2fs_fs *fs = ctx->fs;
-	uint32_t segno = f2fs_blkaddr_to_segno(fs, addr);
-	uint32_t off = (addr - fs->main_blkaddr) % BLKS_PER_SEG;
-	struct f2fs_summary_block *sum;
-	bool named;
+	uint32_t segno = f2fs_blkaddr_to_segno(ctx->fs, addr);
+	uint32_t off = (addr - ctx->fs->main_blkaddr) % BLKS_PER_SEG;
+	struct f2fs_summary_block *sum = malloc(sizeof(*sum));
+	bool node, named = true;	/* true when it cannot tell */
 
-	for (int t = 0; t < NR_CURSEG_TYPE; t++) {
-		if (fs->curseg_segno[t] != segno)
-			continue;
-		if (!fs->cursum_loaded || (t >= CURSEG_HOT_NODE && !f2fs_cp_has_node_summaries(fs->cp)))
-			return true;
-		return le32_to_cpu(fs->cursum[t].entries[off].nid) == nid;
-	}
-	sum = malloc(sizeof(*sum));
-	if (!sum || f2fs_dev_read(fs->dev, (uint64_t)fs->ssa_blkaddr + segno, 1, sum)) {
-		free(sum);
-		return true;	/* cannot tell */
-	}
-	named = le32_to_cpu(sum->entries[off].nid) == nid;
+	if (sum && segment_summary(ctx, segno, sum, &node))
+		named = le32_to_cpu(sum->entries[off].nid) == nid;
 	free(sum);
 	return named;
 }
