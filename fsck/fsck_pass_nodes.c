@@ -92,6 +92,8 @@ static bool segment_summary(struct fsck_ctx *ctx, uint32_t segno, struct f2fs_su
 {
 	struct f2fs_fs *fs = ctx->fs;
 
+	if (f2fs_is_ro_image(fs))	/* no SSA, and logs share segments */
+		return false;
 	for (int t = 0; t < NR_CURSEG_TYPE; t++) {
 		if (fs->curseg_segno[t] != segno)
 			continue;

@@ -83,6 +83,8 @@ static void prefetch_ssa(struct fsck_ctx *ctx)
 	struct f2fs_fs *fs = ctx->fs;
 	uint32_t first = 0, n = 0;
 
+	if (f2fs_is_ro_image(fs))	/* no SSA area */
+		return;
 	for (uint32_t segno = 0; segno < ctx->sit.main_segs; segno++) {
 		if (!ctx->sit.segs[segno].valid_blocks)
 			continue;

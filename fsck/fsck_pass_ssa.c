@@ -268,7 +268,7 @@ bool fsck_ssa_lookup(struct fsck_ctx *ctx, uint32_t addr, struct f2fs_summary *o
 	int t;
 	bool skip;
 
-	if (!fsck_addr_in_main(ctx, addr))
+	if (!fsck_addr_in_main(ctx, addr) || f2fs_is_ro_image(ctx->fs))
 		return false;
 	segno = segno_of(ctx, addr);
 	t = log_of(ctx, segno);
@@ -325,9 +325,12 @@ int fsck_ssa_for_each_data(struct fsck_ctx *ctx, fsck_sum_fn fn, void *arg)
 	struct fsck_walk w = { .ctx = ctx };
 	uint32_t segs[FSCK_BATCH], addrs[FSCK_BATCH];
 	const uint8_t *blk[FSCK_BATCH];
-	uint8_t *buf = f2fs_blocks_alloc(FSCK_BATCH);
+	uint8_t *buf;
 	int err = 0;
 
+	if (f2fs_is_ro_image(ctx->fs))	/* no SSA area */
+		return 0;
+	buf = f2fs_blocks_alloc(FSCK_BATCH);
 	w.vec = calloc(FSCK_BATCH, sizeof(*w.vec));
 	if (!buf || !w.vec) {
 		free(buf);

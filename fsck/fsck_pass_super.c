@@ -345,10 +345,14 @@ static void check_cursegs(struct fsck_ctx *ctx)
 	struct f2fs_fs *fs = ctx->fs;
 
 	for (int i = 0; i < NR_CURSEG_TYPE; i++) {
+		if (!f2fs_log_in_use(fs, i))
+			continue;
 		if (fs->cp->alloc_type[i] > SSR)
 			fsck_problem(ctx, PR_CP_CURSEG_ALLOC_TYPE, FSCK_OBJ(.idx = (uint64_t)i,
 				    .found = fs->cp->alloc_type[i]));
-		for (int j = i + 1; j < NR_CURSEG_TYPE; j++) {
+		/* a read-only image's two logs may share a segment (the
+		 * kernel never writes it) */
+		for (int j = i + 1; j < NR_CURSEG_TYPE && !f2fs_is_ro_image(fs); j++) {
 			uint32_t a = fs->curseg_segno[i], b = fs->curseg_segno[j];
 
 			if (a < fs->main_segs && b < fs->main_segs &&

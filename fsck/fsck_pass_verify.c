@@ -184,14 +184,12 @@ static void check_logs(struct fsck_ctx *ctx)
 {
 	struct f2fs_fs *fs = ctx->fs;
 
-	if (fs->features & F2FS_FEATURE_RO)
-		return;
 	for (int t = 0; t < NR_CURSEG_TYPE; t++) {
 		uint32_t segno = fs->curseg_segno[t], off = fs->curseg_blkoff[t];
 		const struct f2fs_seg_entry *se;
 		uint32_t last = fs->cp->alloc_type[t] == LFS ? BLKS_PER_SEG : off + 1;
 
-		if (segno >= fs->main_segs || off >= BLKS_PER_SEG)
+		if (segno >= fs->main_segs || off >= BLKS_PER_SEG || !f2fs_log_in_use(fs, t))
 			continue;
 		se = &ctx->sit.segs[segno];
 		for (uint32_t k = off; k < last; k++)

@@ -211,7 +211,7 @@ bool fsck_preen_may_stop(struct fsck_ctx *ctx)
 	if (kernel_wants_check(fs))
 		return false;
 	for (int t = 0; t < NR_CURSEG_TYPE; t++)
-		if (!curseg_sound(fs, t))
+		if (f2fs_log_in_use(fs, t) && !curseg_sound(fs, t))
 			return false;
 	/* an unclean shutdown: the chain the kernel will replay at mount */
 	if (!(fs->cp_flags & (CP_UMOUNT_FLAG | CP_DISABLED_FLAG)) && !chain_replayable(fs))

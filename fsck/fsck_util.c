@@ -55,6 +55,8 @@ int fsck_expect_summary(struct fsck_ctx *ctx, uint32_t blkaddr, uint32_t nid,
 	bool flushed = false;
 	struct fsck_ssa_ent *e;
 
+	if (f2fs_is_ro_image(ctx->fs))	/* no SSA: nothing to check against */
+		return 0;
 	if (ctx->n_ssa == ctx->cap_ssa && ctx->cap_ssa >= FSCK_SSA_QUEUE_MAX) {
 		int err = fsck_ssa_flush(ctx);
 

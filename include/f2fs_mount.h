@@ -171,6 +171,21 @@ static inline bool f2fs_blkaddr_in_main(const struct f2fs_fs *fs, uint32_t blkad
 	return blkaddr >= fs->main_blkaddr &&
 	       (uint64_t)blkaddr < (uint64_t)fs->main_blkaddr + (uint64_t)fs->main_segs * BLKS_PER_SEG;
 }
+/* A read-only image (the RO feature, mkfs -O ro): the kernel mounts it
+ * read-only only, keeps two logs, hot data and hot node (the other four
+ * may share their segments, and their fields go unchecked), and never
+ * reads an SSA block (mkfs gives it no SSA area). */
+static inline bool f2fs_is_ro_image(const struct f2fs_fs *fs)
+{
+	return fs->features & F2FS_FEATURE_RO;
+}
+/* Whether the kernel keeps log t: every log, but on a read-only image
+ * only hot data and hot node (sanity_check_curseg() and
+ * f2fs_sanity_check_ckpt() skip the others). */
+static inline bool f2fs_log_in_use(const struct f2fs_fs *fs, int t)
+{
+	return !f2fs_is_ro_image(fs) || t == CURSEG_HOT_DATA || t == CURSEG_HOT_NODE;
+}
 /* Address of the current copy of SIT block / NAT block index. */
 uint32_t f2fs_current_sit_addr(const struct f2fs_fs *fs, uint32_t sit_block);
 uint32_t f2fs_current_nat_addr(const struct f2fs_fs *fs, uint32_t nat_block);

@@ -539,12 +539,13 @@ static void drop_salvage(struct f2fs_fs *fs, const char *why)
 	s->n_cp_derived = 0;
 }
 
-/* A read-only image (RO feature) has no reserved or overprovision
- * segments (mkfs makes it so, and nothing writes it after). */
+/* A read-only image (RO feature) has no reserved segments (mkfs makes
+ * it so, and nothing writes it after), which the kernel requires of every
+ * other volume.  (Overprovision segments tell nothing: f2fs-tools 1.15
+ * gives a read-only image none, 1.16 some.) */
 static bool ro_contradicted(const struct f2fs_super_block *sb, const struct f2fs_checkpoint *cp)
 {
-	return (le32_to_cpu(sb->feature) & F2FS_FEATURE_RO) &&
-	       (cp->rsvd_segment_count || cp->overprov_segment_count);
+	return (le32_to_cpu(sb->feature) & F2FS_FEATURE_RO) && cp->rsvd_segment_count;
 }
 
 /* Whether the checkpoint the kernel would choose agrees with superblock
@@ -564,8 +565,8 @@ static const char *checkpoint_disagrees(struct f2fs_fs *fs, int i)
 		       "to mount) but not against the other copy, which is in use";
 	if (ro_contradicted(&fs->sb, cp))
 		return "it says read-only (the RO feature, which the kernel mounts read-only "
-		       "only), but the checkpoint has reserved and overprovision segments, which "
-		       "a read-only image has not; the other copy agrees with the checkpoint";
+		       "only), but the checkpoint has reserved segments, which a read-only image "
+		       "has not; the other copy agrees with the checkpoint";
 	return NULL;
 }
 

@@ -3,7 +3,8 @@
 # problem line): fresh images from our mkfs and from f2fs-tools' mkfs with
 # several option sets (-s 128 on sparse images of 5 and 8 GiB included),
 # images filled by f2fs-tools' sload.f2fs (the interop oracle) and by ours
-# (also at -s 7), and the kernel-written images of
+# (also at -s 7), read-only images (-O ro) made and filled by f2fs-tools,
+# and the kernel-written images of
 # the kernel interop harness when it has left them (tests/kernel/images/
 # index: "name nature description" per line, image NAME.img beside it;
 # KERNEL_IMAGES=dir takes them from another build tree).
@@ -65,6 +66,34 @@ for opts in "" "-O extra_attr,inode_checksum,sb_checksum" "-O extra_attr,quota,l
 	"$SLOAD_ORACLE" -f "$SRC" "$img" >/dev/null 2>&1
 	check_clean "sload on our mkfs $opts" "$img"
 done
+# read-only images (-O ro: no SSA area, two logs that the other four share
+# segments with), as f2fs-tools makes and fills them
+for opts in "-O ro" "-O ro,extra_attr,inode_checksum,sb_checksum,inode_crtime"; do
+	img=$WORK/s.img
+	rm -f "$img"
+	truncate -s 1G "$img"
+	"$MKFS_ORACLE" -f -q $opts "$img" >/dev/null 2>&1 || { fail "mkfs.f2fs $opts"; continue; }
+	check_clean "mkfs.f2fs $opts" "$img"
+	"$SLOAD_ORACLE" -f "$SRC" "$img" >/dev/null 2>&1
+	check_clean "sload on mkfs.f2fs $opts" "$img"
+	run_fsck "$img" -a
+	[ "$RC" = 0 ] && pass "preen on sload on mkfs.f2fs $opts" || fail "preen on sload on mkfs.f2fs $opts: exit $RC"
+done
+# not with -s 4: f2fs-tools 1.15 then counts more user blocks than the main
+# area has, and the kernel refuses the checkpoint ("Wrong user_block_count")
+img=$WORK/s.img
+rm -f "$img"
+truncate -s 1G "$img"
+if "$MKFS_ORACLE" -f -q -s 4 -O ro "$img" >/dev/null 2>&1; then
+	run_fsck "$img"
+	if [ "$RC" = 4 ] && grep -q "^F2FS-1012 error: .*user_block_count" "$OUT"; then
+		pass "mkfs.f2fs -s 4 -O ro: the checkpoint the kernel refuses is reported"
+	else
+		fail "mkfs.f2fs -s 4 -O ro: exit $RC: $(grep '^F2FS' "$OUT" | head -2)"
+	fi
+else
+	fail "mkfs.f2fs -s 4 -O ro"
+fi
 # our sload, which keeps one class per section whatever -s is
 for opts in "" "-s 7 -O extra_attr,inode_checksum,flexible_inline_xattr,quota" "-O casefold -C utf8"; do
 	for mk in "$MKFS_ORACLE" "$MKFS"; do
