@@ -7,7 +7,11 @@
  * so the version bitmaps fit the checkpoint unless -i), SSA padded so the
  * metadata ends on a zone boundary, main area in whole zones, then the
  * reserved and overprovision segments (whole sections), then the initial
- * positions of the six logs, each in its own zone.  On a zoned volume
+ * positions of the six logs, each in its own zone.  A read-only image (the
+ * RO feature) differs: segment0 right after the superblocks, no SSA, no
+ * reserve, and two logs (hot data from the main area's start, hot node in
+ * its last section; the other four share their segments, as the kernel
+ * allows for RO).  On a zoned volume
  * whose zone capacity is below the zone (section) size, only the blocks
  * before the capacity count as user space and only segments holding such
  * blocks as free.
@@ -35,6 +39,19 @@
 static uint64_t div_round_up(uint64_t a, uint64_t b)
 {
 	return (a + b - 1) / b;
+}
+
+/* A read-only image: mkfs writes it once, the kernel never does. */
+static bool ro_image(const struct f2fs_layout_params *p)
+{
+	return p->features & F2FS_FEATURE_RO;
+}
+
+/* Logs a volume needs free sections for: the two of a read-only image,
+ * else all six. */
+static uint32_t logs_needed(const struct f2fs_layout_params *p)
+{
+	return ro_image(p) ? 2 : NR_CURSEG_TYPE;
 }
 
 static int log2_exact(uint32_t v)
@@ -121,8 +138,12 @@ static int layout_zones(const struct f2fs_layout_params *p, struct f2fs_layout *
 	uint32_t i;
 
 	/* The two superblock blocks come first; segment0 starts on the next
-	 * zone boundary as measured from the start of the disk. */
-	seg0_bytes = div_round_up(start + 2 * F2FS_BLKSIZE, zone_bytes) * zone_bytes - start;
+	 * zone boundary as measured from the start of the disk (a read-only
+	 * image, which nothing writes by zone or section, wastes nothing). */
+	if (ro_image(p))
+		seg0_bytes = 2 * F2FS_BLKSIZE;
+	else
+		seg0_bytes = div_round_up(start + 2 * F2FS_BLKSIZE, zone_bytes) * zone_bytes - start;
 	if (seg0_bytes >= dev_bytes || seg0_bytes / F2FS_BLKSIZE > UINT32_MAX) {
 		*why = F2FS_LAYOUT_TOO_SMALL;
 		return -ENOSPC;
@@ -215,9 +236,10 @@ static void layout_nat(const struct f2fs_layout_params *p, struct f2fs_layout *l
 	l->max_nid = nat_segs * BLKS_PER_SEG * (uint32_t)NAT_ENTRY_PER_BLOCK;
 }
 
-/* SSA (one block per main segment, padded so metadata ends on a zone),
- * then the main area in whole zones. */
-static int layout_ssa_main(struct f2fs_layout *l, enum f2fs_layout_error *why)
+/* SSA (one block per main segment, none on a read-only image; padded so
+ * metadata ends on a zone), then the main area in whole zones. */
+static int layout_ssa_main(const struct f2fs_layout_params *p, struct f2fs_layout *l,
+			   enum f2fs_layout_error *why)
 {
 	uint32_t segs_per_zone = l->segs_per_sec * l->secs_per_zone;
 	uint32_t before_ssa = l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat;
@@ -227,14 +249,15 @@ static int layout_ssa_main(struct f2fs_layout *l, enum f2fs_layout_error *why)
 		*why = F2FS_LAYOUT_TOO_SMALL;
 		return -ENOSPC;
 	}
-	ssa_segs = (uint32_t)div_round_up((uint64_t)(l->segment_count - before_ssa) + 1, BLKS_PER_SEG);
+	ssa_segs = ro_image(p) ? 0 :
+		   (uint32_t)div_round_up((uint64_t)(l->segment_count - before_ssa) + 1, BLKS_PER_SEG);
 	meta = before_ssa + ssa_segs;
 	if (meta % segs_per_zone)
 		ssa_segs += segs_per_zone - meta % segs_per_zone;
 	meta = before_ssa + ssa_segs;
 	meta_zones = meta / segs_per_zone;
 	total_zones = l->segment_count / segs_per_zone;
-	if (total_zones <= meta_zones || total_zones - meta_zones <= NR_CURSEG_TYPE) {
+	if (total_zones <= meta_zones || total_zones - meta_zones <= logs_needed(p)) {
 		*why = F2FS_LAYOUT_TOO_SMALL;
 		return -ENOSPC;
 	}
@@ -321,6 +344,15 @@ static int layout_overprovision(const struct f2fs_layout_params *p, struct f2fs_
 	uint64_t user, best = 0;
 	double r, best_ratio = 0;
 
+	if (ro_image(p)) {
+		/* nothing to collect garbage for: every segment is the user's */
+		l->overprovision = 0;
+		l->rsvd_segment_count = 0;
+		l->overprov_segment_count = 0;
+		l->user_block_count = (uint64_t)l->section_count * l->sec_usable_blocks;
+		l->free_segment_count = usable_main_segments(p, l) - logs_needed(p);
+		return 0;
+	}
 	if (p->overprovision > 0) {
 		if (p->overprovision >= 100) {
 			*why = F2FS_LAYOUT_BAD_OVERPROVISION;
@@ -371,21 +403,30 @@ static int layout_capacity(const struct f2fs_layout_params *p, struct f2fs_layou
 
 	l->sec_usable_blocks = cap;
 	l->usable_segs_per_sec = f2fs_zone_usable_segs_in_sec(sec_blocks, cap, l->segs_per_sec);
-	if ((uint64_t)l->section_count * l->usable_segs_per_sec <= NR_CURSEG_TYPE) {
+	if ((uint64_t)l->section_count * l->usable_segs_per_sec <= logs_needed(p)) {
 		*why = F2FS_LAYOUT_TOO_SMALL;
 		return -ENOSPC;
 	}
 	return 0;
 }
 
-/* Initial logs: node logs in the first zones, data logs spread out. */
-static void layout_cursegs(struct f2fs_layout *l)
+/* Initial logs: node logs in the first zones, data logs spread out; on a
+ * read-only image hot data at the start and hot node in the last section,
+ * so that what a loader adds fills the main area from both ends. */
+static void layout_cursegs(const struct f2fs_layout_params *p, struct f2fs_layout *l)
 {
 	uint32_t spz = l->segs_per_sec * l->secs_per_zone;
 	uint32_t zones = l->segment_count_main / spz;
 	uint32_t *c = l->cur_seg;
 	int i, j;
 	bool clash = false;
+
+	if (ro_image(p)) {
+		for (i = 0; i < NR_CURSEG_TYPE; i++)
+			c[i] = 0;
+		c[CURSEG_HOT_NODE] = (l->section_count - 1) * l->segs_per_sec;
+		return;
+	}
 
 #define NEXT_ZONE(seg) (((seg) / spz + 1) * spz)
 #define LAST_ZONE(n) (((n) > 0 ? (n) - 1 : 0) * spz)
@@ -445,7 +486,7 @@ int f2fs_layout_compute(const struct f2fs_layout_params *p,
 		return err;
 	layout_sit(l);
 	layout_nat(p, l);
-	if ((err = layout_ssa_main(l, why)))
+	if ((err = layout_ssa_main(p, l, why)))
 		return err;
 	if (l->main_blkaddr > l->dev_last_blk[0] + 1) {
 		*why = F2FS_LAYOUT_META_NOT_ON_FIRST;
@@ -457,7 +498,7 @@ int f2fs_layout_compute(const struct f2fs_layout_params *p,
 	}
 	if ((err = layout_capacity(p, l, why)) || (err = layout_overprovision(p, l, why)))
 		return err;
-	layout_cursegs(l);
+	layout_cursegs(p, l);
 	layout_nat_bits(l);
 	return 0;
 }

@@ -8,7 +8,9 @@
  * journals, so the nat_bits are exact from the start), the summaries of
  * the six logs, the tree itself, both checkpoint packs, a flush, and the
  * superblocks last with a flush before and after: an interrupted run
- * never leaves a volume that looks valid.
+ * never leaves a volume that looks valid.  A read-only image (-O ro) has
+ * no SSA to write, and only its two logs (hot data, hot node) get SIT
+ * entries: the other four share their segments.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +186,18 @@ static void build_summaries(const struct mkfs_ctx *ctx, struct f2fs_summary_bloc
 	}
 }
 
+static bool ro_image(const struct mkfs_ctx *ctx)
+{
+	return ctx->o.features & F2FS_FEATURE_RO;
+}
+
+/* Whether log type has a segment of its own: all six, or the two of a
+ * read-only image. */
+static bool log_owns_segment(const struct mkfs_ctx *ctx, int type)
+{
+	return !ro_image(ctx) || type == CURSEG_HOT_DATA || type == CURSEG_HOT_NODE;
+}
+
 static uint32_t log_blocks(const struct mkfs_ctx *ctx, int type)
 {
 	if (type == CURSEG_HOT_NODE)
@@ -216,7 +230,7 @@ static int write_sit(struct mkfs_ctx *ctx)
 			struct f2fs_sit_entry *e;
 			uint32_t k, n = log_blocks(ctx, u);
 
-			if (l->cur_seg[u] / SIT_ENTRY_PER_BLOCK != sit_blk)
+			if (l->cur_seg[u] / SIT_ENTRY_PER_BLOCK != sit_blk || !log_owns_segment(ctx, u))
 				continue;
 			e = &blk.entries[l->cur_seg[u] % SIT_ENTRY_PER_BLOCK];
 			e->vblocks = cpu_to_le16((uint16_t)((u << SIT_VBLOCKS_SHIFT) | n));
@@ -259,6 +273,8 @@ static int write_ssa(struct mkfs_ctx *ctx, const struct f2fs_summary_block sums[
 {
 	int t, err;
 
+	if (ro_image(ctx))	/* no SSA area: the checkpoint has the logs' */
+		return 0;
 	for (t = 0; t < NR_CURSEG_TYPE; t++) {
 		err = f2fs_dev_write(ctx->dev, ctx->layout.ssa_blkaddr + ctx->layout.cur_seg[t], 1,
 				     &sums[t]);
@@ -302,8 +318,12 @@ static int write_tree(struct mkfs_ctx *ctx)
 	}
 	/* No stale node chain may start where roll-forward would look (a
 	 * reset sequential zone reads back zeroes and takes no write there:
-	 * its write pointer must stay at the log's position). */
-	if (mkfs_in_seq_zone(ctx, seg_start(ctx, CURSEG_WARM_NODE)))
+	 * its write pointer must stay at the log's position).  On a read-only
+	 * image the warm node log shares the hot data log's first block, the
+	 * root's dentry block, whose unused name slots (where a node's footer
+	 * would be) are zero. */
+	if (mkfs_in_seq_zone(ctx, seg_start(ctx, CURSEG_WARM_NODE)) ||
+	    !log_owns_segment(ctx, CURSEG_WARM_NODE))
 		return 0;
 	memset(zero, 0, sizeof(zero));
 	return main_write(ctx, seg_start(ctx, CURSEG_WARM_NODE), 1, zero);

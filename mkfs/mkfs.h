@@ -44,6 +44,7 @@ struct mkfs_opts {
 	uint16_t s_encoding;		/* -C */
 	uint16_t s_encoding_flags;
 	bool nat_bits;			/* off with -g android */
+	bool android;			/* -g android */
 	const char *cold_ext[MKFS_MAX_EXT_TOTAL];	/* -e */
 	unsigned int n_cold_ext;
 	const char *hot_ext[MKFS_MAX_EXT_TOTAL];	/* -E */

@@ -41,7 +41,8 @@ void mkfs_usage(FILE *f)
 "  -e ext,...    extra cold file extensions\n"
 "  -E ext,...    extra hot file extensions\n"
 "  -f            overwrite an existing filesystem or partition table\n"
-"  -g android    Android defaults (encrypt, project_quota, verity, quota, no nat_bits)\n"
+"  -g android    Android defaults (encrypt, project_quota, verity, quota, no nat_bits;\n"
+"                no features with -O ro)\n"
 "  -h, --help    show this help\n"
 "  -i            large NAT bitmap (NAT sized to 20%% of the blocks)\n"
 "  -l label      volume label (up to 512 UTF-16 code units)\n"
@@ -344,11 +345,11 @@ static int parse_owner(struct mkfs_opts *o, const char *arg)
 	return err;
 }
 
+/* -g android; its features are added after all options (android_features),
+ * since a read-only image takes none of them. */
 static void android_preset(struct mkfs_opts *o)
 {
-	o->features |= F2FS_FEATURE_ENCRYPT | F2FS_FEATURE_PRJQUOTA |
-		       F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_VERITY |
-		       F2FS_FEATURE_QUOTA_INO;
+	o->android = true;
 	o->wanted_sector_size = 4096;
 	o->root_owner_given = true;
 	o->root_uid = 0;
@@ -500,8 +501,6 @@ static const struct refused_feature {
 } refused[] = {
 	{ F2FS_FEATURE_BLKZONED, -ENOTSUP,
 	  "feature blkzoned is set by -m on zoned devices only" },
-	{ F2FS_FEATURE_RO, -ENOTSUP,
-	  "feature ro (read-only compact image) is not supported by this mkfs" },
 	{ F2FS_FEATURE_DEVICE_ALIAS, -ENOTSUP,
 	  "feature device_alias needs an aliased device (-c dev@alias), which is not supported" },
 	{ F2FS_FEATURE_PACKED_SSA, -EINVAL,
@@ -527,6 +526,23 @@ int mkfs_check_features(const struct mkfs_opts *o)
 			mkfs_err("%s", r->why);
 			return r->err;
 		}
+	}
+	return 0;
+}
+
+/* A read-only image starts right after the superblocks, where no zone
+ * boundary is, and is one device. */
+static int check_ro_options(const struct mkfs_opts *o)
+{
+	if (!(o->features & F2FS_FEATURE_RO))
+		return 0;
+	if (o->zoned) {
+		mkfs_err("feature ro cannot be combined with -m: a read-only image is not aligned to zones");
+		return -EINVAL;
+	}
+	if (o->n_extra_dev) {
+		mkfs_err("feature ro cannot be combined with -c: a read-only image is one device");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -611,7 +627,13 @@ int mkfs_parse_args(struct mkfs_ctx *ctx, int argc, char **argv)
 		return -EINVAL;
 	if (o->undo_file && check_undo_option(o))
 		return -EINVAL;
+	if (o->android && !(o->features & F2FS_FEATURE_RO))
+		o->features |= F2FS_FEATURE_ENCRYPT | F2FS_FEATURE_PRJQUOTA |
+			       F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_VERITY |
+			       F2FS_FEATURE_QUOTA_INO;
 	if ((o->features & F2FS_FEATURE_CASEFOLD) && !o->s_encoding)
 		o->s_encoding = F2FS_ENC_UTF8_12_1;
+	if (check_ro_options(o))
+		return -EINVAL;
 	return mkfs_check_features(o);
 }

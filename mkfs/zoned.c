@@ -60,6 +60,11 @@ static int decide_zoned(struct mkfs_ctx *ctx)
 		if (!zd)
 			continue;
 		any = true;
+		if (zd->model == F2FS_ZONED_HM && (ctx->o.features & F2FS_FEATURE_RO)) {
+			mkfs_err("%s is a host-managed zoned device: a read-only image (feature ro) "
+				 "is not aligned to zones", dev_name(ctx, i));
+			return -EINVAL;
+		}
 		if (zd->model == F2FS_ZONED_HM && !ctx->o.zoned) {
 			if (ctx->o.debug >= 0)
 				printf("%s is a host-managed zoned device%s: formatting with -m\n",

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/compat/fstests-calls.sh: every call fstests makes to the F2FS tools
 # (kdave/xfstests common/f2fs, common/encrypt, common/rc and tests/f2fs/002,
-# 009, 012, 014, 019, 020, 022, 023), replayed with our tools: the same
+# 009, 012, 014, 015, 016, 019, 020, 022, 023), replayed with our tools: the same
 # command lines, the same greps and awk over their output, and the
 # conclusion fstests would draw (run or _notrun, _fail or go on).  The
 # kernel parts of those tests (mounts, I/O) are not replayed here; the
@@ -219,6 +219,26 @@ ours_line=$("$DUMP" "$DEV" 2>/dev/null | grep "^Info: checkpoint state")
 oracle_line=$("$DUMP_ORACLE" "$DEV" 2>/dev/null | tr '\r' '\n' | grep "^Info: checkpoint state")
 check "f2fs/014: the checkpoint state line is f2fs-tools' ($oracle_line)" \
 	test "$ours_line" = "$oracle_line"
+
+# ---- tests/f2fs/015, 016: _scratch_mkfs "-O $feature" ------------------------
+# Each option pair formats the scratch device with MKFS_OPTIONS="" and the
+# test's -O list and stops with _fail "mkfs failed" when mkfs exits non-zero
+# (the mounts after it are the kernel's part).  f2fs/015's last but one is
+# "-O ro", a read-only image.
+for feats in ro extra_attr,quota,project_quota extra_attr,flexible_inline_xattr \
+	     extra_attr,compression encrypt; do
+	rm -f "$DEV"
+	truncate -s 512M "$DEV" || hard_error truncate
+	if "$MKFS" -f -O "$feats" "$DEV" >"$WORK/mkfs.out" 2>&1; then
+		if "$FSCK" "$DEV" >/dev/null 2>&1 && "$FSCK_ORACLE" --dry-run "$DEV" >/dev/null 2>&1 </dev/null; then
+			pass "f2fs/015-016 _scratch_mkfs -O $feats: formatted, both fscks clean"
+		else
+			fail "f2fs/015-016 _scratch_mkfs -O $feats: formatted, but a fsck is not clean"
+		fi
+	else
+		fail "f2fs/015-016 _scratch_mkfs -O $feats: mkfs failed: $(head -n 1 "$WORK/mkfs.out")"
+	fi
+done
 
 # ---- common/encrypt: _get_encryption_nonce (f2fs/002 and the generic
 # encryption tests) ----------------------------------------------------------

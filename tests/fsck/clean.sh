@@ -3,7 +3,8 @@
 # problem line): fresh images from our mkfs and from f2fs-tools' mkfs with
 # several option sets (-s 128 on sparse images of 5 and 8 GiB included),
 # images filled by f2fs-tools' sload.f2fs (the interop oracle) and by ours
-# (also at -s 7), read-only images (-O ro) made and filled by f2fs-tools,
+# (also at -s 7), read-only images (-O ro) made by both mkfs and filled by
+# f2fs-tools,
 # and the kernel-written images of
 # the kernel interop harness when it has left them (tests/kernel/images/
 # index: "name nature description" per line, image NAME.img beside it;
@@ -34,7 +35,8 @@ fresh() {
 }
 
 ALL=extra_attr,inode_checksum,flexible_inline_xattr,quota,project_quota,inode_crtime,lost_found,sb_checksum,compression
-for opts in "" "-s 128" "-s 7 -z 3" "-i" "-O $ALL" "-O casefold -C utf8" "-s 4 -O extra_attr,quota,lost_found"; do
+for opts in "" "-s 128" "-s 7 -z 3" "-i" "-O $ALL" "-O casefold -C utf8" "-s 4 -O extra_attr,quota,lost_found" \
+	"-O ro" "-s 4 -O ro,extra_attr,quota,lost_found"; do
 	fresh "$MKFS" 5G $opts
 done
 fresh "$MKFS" 256M
@@ -78,6 +80,11 @@ for opts in "-O ro" "-O ro,extra_attr,inode_checksum,sb_checksum,inode_crtime"; 
 	check_clean "sload on mkfs.f2fs $opts" "$img"
 	run_fsck "$img" -a
 	[ "$RC" = 0 ] && pass "preen on sload on mkfs.f2fs $opts" || fail "preen on sload on mkfs.f2fs $opts: exit $RC"
+	rm -f "$img"
+	truncate -s 1G "$img"
+	"$MKFS" -f -q $opts "$img" >/dev/null 2>&1 || { fail "our mkfs $opts"; continue; }
+	"$SLOAD_ORACLE" -f "$SRC" "$img" >/dev/null 2>&1
+	check_clean "sload on our mkfs $opts" "$img"
 done
 # not with -s 4: f2fs-tools 1.15 then counts more user blocks than the main
 # area has, and the kernel refuses the checkpoint ("Wrong user_block_count")

@@ -9,6 +9,7 @@ KERNEL_TESTS = \
 	tests/kernel/mount-options.sh \
 	tests/kernel/multidev.sh \
 	tests/kernel/casefold.sh \
+	tests/kernel/readonly.sh \
 	tests/kernel/lfs-recovery.sh
 TESTS += $(KERNEL_TESTS)
 EXTRA_DIST += $(KERNEL_TESTS) \
@@ -27,6 +28,7 @@ EXTRA_DIST += $(KERNEL_TESTS) \
 	tests/kernel/guest/fill-gc.sh \
 	tests/kernel/guest/multidev.sh \
 	tests/kernel/guest/casefold.sh \
+	tests/kernel/guest/readonly.sh \
 	tests/kernel/guest/inode-types.sh \
 	tests/kernel/guest/zoned.sh \
 	tests/kernel/guest/selftest-kmsg.sh \

@@ -49,7 +49,10 @@ ck_rule() {
 	fi
 }
 
-# check_invariants LOG: layout rules every image must follow.
+# check_invariants LOG [ro]: layout rules every image must follow (a
+# read-only image, -O ro: segment0 right after the superblocks, no SSA
+# but the padding that ends the metadata on a zone,
+# two logs in distinct sections and four sharing their segments).
 # shellcheck disable=SC2154 # the ck_<field> variables are set through eval
 check_invariants() {
 	ck_bad=0
@@ -72,11 +75,23 @@ check_invariants() {
 	ck_rule "$((ck_main_blkaddr + ck_segment_count_main * 512)) -eq $((ck_segment0_blkaddr + ck_segment_count * 512))" "main end = segment0 + segment_count"
 	ck_rule "$((ck_segment0_blkaddr + ck_segment_count * 512)) -le $ck_block_count" "volume fits the device"
 	ck_rule "$ck_segment_count_main -eq $((ck_section_count * ck_segs_per_sec))" "main segs = sections * segs_per_sec"
-	ck_rule "$((ck_segment0_blkaddr % ck_zone)) -eq 0" "segment0 zone aligned"
-	ck_rule "$((ck_main_blkaddr % ck_zone)) -eq 0" "main zone aligned"
 	ck_rule "$ck_segment_count_ckpt -eq 2" "two checkpoint segments"
 	ck_rule "$((ck_segment_count_sit % 2)) -eq 0" "two SIT copies"
 	ck_rule "$((ck_segment_count_nat % 2)) -eq 0" "two NAT copies"
+	if [ "${2:-}" = ro ]; then
+		ck_rule "$ck_segment0_blkaddr -eq 2" "segment0 right after the superblocks"
+		ck_rule "$ck_segment_count_ssa -lt $((ck_segs_per_sec * ck_secs_per_zone))" \
+			"no SSA but what pads the metadata to a zone"
+		ck_hd=$(dump_field "$1" "cur_data_segno[0]")
+		ck_hn=$(dump_field "$1" "cur_node_segno[0]")
+		ck_rule "${ck_hd:-999999999} -lt $ck_segment_count_main" "hot data log inside main"
+		ck_rule "${ck_hn:-999999999} -lt $ck_segment_count_main" "hot node log inside main"
+		ck_rule "$((${ck_hd:-0} / ck_segs_per_sec)) -ne $((${ck_hn:-0} / ck_segs_per_sec))" \
+			"hot data and hot node logs in distinct sections"
+		return $ck_bad
+	fi
+	ck_rule "$((ck_segment0_blkaddr % ck_zone)) -eq 0" "segment0 zone aligned"
+	ck_rule "$((ck_main_blkaddr % ck_zone)) -eq 0" "main zone aligned"
 	ck_rule "$((ck_segment_count_ssa * 512)) -ge $ck_segment_count_main" "one SSA block per main segment"
 	# The six cursegs sit in six different sections.
 	ck_secs=
@@ -113,7 +128,11 @@ golden() {
 		echo "$gd_msg"
 	fi
 	gd_dump=$WORK/$gd_name.dump.out
-	if ! check_invariants "$gd_dump"; then
+	case " $* " in
+	*" -O ro"[,\ ]*) gd_ro=ro ;;
+	*) gd_ro= ;;
+	esac
+	if ! check_invariants "$gd_dump" $gd_ro; then
 		gd_why="${gd_why:+$gd_why; }layout invariants violated"
 	fi
 	gd_want=$(golden_values "$gd_name")
@@ -156,6 +175,12 @@ golden_values() {
 		echo "segment0_blkaddr=512 sit_blkaddr=1536 nat_blkaddr=2560 ssa_blkaddr=4608"
 		echo "main_blkaddr=5120 segment_count=511 segment_count_main=502 section_count=502"
 		;;
+	ro-1g)
+		echo "segment0_blkaddr=2 ssa_blkaddr=4098 segment_count_ssa=0 main_blkaddr=4098"
+		echo "segment_count=511 segment_count_main=503"
+		echo "rsvd_segment_count=0 overprov_segment_count=0 user_block_count=257536"
+		echo "cur_data_segno[0]=0 cur_node_segno[0]=502"
+		;;
 	s128-8g)
 		echo "segment0_blkaddr=65536 cp_blkaddr=65536 sit_blkaddr=66560 nat_blkaddr=67584"
 		echo "segment_count_nat=18 ssa_blkaddr=76800 segment_count_ssa=106 main_blkaddr=131072"
@@ -173,6 +198,8 @@ golden nat-bitmap-1g 1G -i
 golden features-1g 1G -O $F_ALL -l golden-label
 golden s128-1t 1T -s 128
 golden casefold-z4-64g 64G -s 2 -z 4 -C utf8:strict -o 5
+golden ro-1g 1G -O ro
+golden ro-s128-8g 8G -s 128 -O ro,extra_attr,quota,lost_found
 
 [ "$regen" = 0 ] || echo "NOTE  $regen expect files regenerated: review 'git diff tests/mkfs/golden'"
 finish

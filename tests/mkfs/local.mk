@@ -17,4 +17,6 @@ EXTRA_DIST += $(MKFS_TESTS) tests/mkfs/common.sh \
 	tests/mkfs/golden/nat-bitmap-1g.expect \
 	tests/mkfs/golden/features-1g.expect \
 	tests/mkfs/golden/s128-1t.expect \
-	tests/mkfs/golden/casefold-z4-64g.expect
+	tests/mkfs/golden/casefold-z4-64g.expect \
+	tests/mkfs/golden/ro-1g.expect \
+	tests/mkfs/golden/ro-s128-8g.expect

@@ -130,6 +130,8 @@ bad_options "project_quota without extra_attr" -O project_quota
 bad_options "flexible_inline_xattr without extra_attr" -O flexible_inline_xattr
 bad_options "inode_crtime without extra_attr" -O inode_crtime
 bad_options "compression without extra_attr" -O compression
+bad_options "read-only image on zones" -m -O ro
+bad_options "read-only image on several devices" -O ro -c /dev/null
 bad_options "unknown encoding" -C latin1
 bad_options "unknown encoding flag" -C utf8:bogus
 bad_options "bad uuid" -U not-a-uuid
