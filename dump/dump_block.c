@@ -195,6 +195,13 @@ static int main_block(struct dump_ctx *ctx, uint32_t addr)
 	kv_str(&ctx->out, "segment_type", dump_seg_type_name(type));
 	kv_u64(&ctx->out, "segment_valid_blocks", GET_SIT_VBLOCKS(&seg.raw));
 	kv_bool(&ctx->out, "valid_in_sit", f2fs_test_bit(off, seg.raw.valid_map));
+	if (f2fs_is_ro_image(fs)) {
+		/* no SSA to name a data block's owner; a node names its own */
+		kv_str(&ctx->out, "summary_source", "none (read-only image)");
+		if (type >= CURSEG_HOT_NODE && type < NR_CURSEG_TYPE)
+			node_block(ctx, addr);
+		return 0;
+	}
 	sum = malloc(sizeof(*sum));
 	if (!sum)
 		return dump_fail(ctx, -ENOMEM, "out of memory");

@@ -89,6 +89,8 @@ int dump_ssa_view(struct dump_ctx *ctx)
 	uint8_t *buf;
 	int err = 0;
 
+	if (f2fs_is_ro_image(fs))
+		return dump_fail(ctx, -ENOENT, "a read-only image (feature ro) has no SSA");
 	if (r->a >= fs->main_segs)
 		return dump_fail(ctx, -ERANGE, "segment %" PRIu64 " is outside the main area (%u segments)",
 				 r->a, fs->main_segs);

@@ -58,13 +58,27 @@ static int member_layout(struct inj_ctx *c, enum inj_sum_part *part, uint32_t *e
 	return entry_index(c, entry);
 }
 
+/* The SSA block of segno, if the SSA area has one (a read-only image has
+ * none: its SSA address is the main area's). */
+static int ssa_block_addr(struct inj_ctx *c, uint32_t segno, uint64_t *addr)
+{
+	uint64_t blocks = (uint64_t)le32_to_cpu(c->fs->sb.segment_count_ssa) * BLKS_PER_SEG;
+
+	if (segno >= blocks)
+		return inj_err("segment %u has no SSA block: the SSA area has %llu blocks%s", segno,
+			       (unsigned long long)blocks,
+			       f2fs_is_ro_image(c->fs) ? " (a read-only image has no SSA)" : "");
+	*addr = (uint64_t)c->fs->ssa_blkaddr + segno;
+	return 0;
+}
+
 static int inject_raw(struct inj_ctx *c, uint32_t segno)
 {
 	uint8_t blk[F2FS_BLKSIZE];
-	uint64_t addr = (uint64_t)c->fs->ssa_blkaddr + segno;
+	uint64_t addr = 0;
 	uint32_t at;
 
-	if (inj_read_block(c, addr, blk))
+	if (ssa_block_addr(c, segno, &addr) || inj_read_block(c, addr, blk))
 		return -1;
 	inj_where(c, "ssa segno %u (blkaddr 0x%llx)", segno, (unsigned long long)addr);
 	if (inj_set_raw(c, blk, sizeof(blk), &at))
@@ -95,7 +109,8 @@ int inject_ssa(struct inj_ctx *c)
 		inj_where(c, "ssa segno %u (current log %d, checkpoint pack blkaddr 0x%llx)",
 			  segno, type, (unsigned long long)addr);
 	} else {
-		addr = (uint64_t)c->fs->ssa_blkaddr + segno;
+		if (ssa_block_addr(c, segno, &addr))
+			return -1;
 		where = part == INJ_SUM_FOOTER ?
 			(uint32_t)offsetof(struct f2fs_summary_block, footer) :
 			entry * SUMMARY_SIZE;

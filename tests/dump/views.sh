@@ -9,7 +9,8 @@
 # - -n shows mkfs's NAT journal entries overriding the blocks;
 # - --nat-bits is valid on fresh f2fs-tools images;
 # - -b finds the owner of an inode block and of a data block;
-# - -I finds the inode's node block; -s/-a list the current segments.
+# - -I finds the inode's node block; -s/-a list the current segments;
+# - on a read-only image (-O ro) -a is refused and -b goes without the SSA.
 . "$(dirname "$0")/common.sh"
 require_tools mkfs oracle
 setup_work
@@ -151,6 +152,30 @@ assert a['entry_type'] == 'data' and any(e['nid'] for e in a['entries'])
 else
 	fail "cannot make the populated image"
 fi
+
+# a read-only image (-O ro, filled by f2fs-tools' sload): no SSA to show,
+# a node block still names its owner, a data block has no summary
+img=$WORK/ro.img
+rm -f "$img" && truncate -s 1G "$img"
+[ -x "$SLOAD_ORACLE" ] || hard_error "f2fs-tools' sload.f2fs not found: $SLOAD_ORACLE"
+if "$MKFS" -q -f -O ro "$img" > "$WORK/mkfs.log" 2>&1 &&
+   "$SLOAD_ORACLE" -f "$WORK/src" "$img" > "$WORK/sload.log" 2>&1; then
+	"$DUMP" -a 0~1 "$img" > "$WORK/ro.out" 2>&1
+	rc=$?
+	check "read-only image: -a is refused (no SSA)" sh -c "[ $rc -ne 0 ] && grep -q 'has no SSA' '$WORK/ro.out'"
+	"$DUMP" --json -i 3 -M "$img" > "$WORK/ro.json" 2>/dev/null
+	rootblk=$(json_get "$WORK/ro.json" "d['inode']['node_blkaddr']" 2>/dev/null)
+	dentblk=$(json_get "$WORK/ro.json" "d['inode']['block_map'][0]['blkaddr']" 2>/dev/null)
+	"$DUMP" --json -b "${rootblk:-0}" "$img" > "$WORK/rob.json" 2>/dev/null
+	check "read-only image: -b on the root inode block names its owner" \
+		test "$(json_get "$WORK/rob.json" "d['block']['owner_ino']" 2>/dev/null)" = 3
+	"$DUMP" --json -b "${dentblk:-0}" "$img" > "$WORK/rob.json" 2>/dev/null
+	check "read-only image: -b on a dentry block says there is no summary" \
+		test "$(json_get "$WORK/rob.json" "d['block']['summary_source']" 2>/dev/null)" = "none (read-only image)"
+else
+	fail "cannot make the read-only image: $(tail -n 2 "$WORK/mkfs.log" "$WORK/sload.log")"
+fi
+rm -f "$img"
 
 # kernel-written images (left by tests/kernel), when present
 for k in $(kernel_images); do

@@ -83,4 +83,21 @@ expect_error "unknown member" "$WORK/pop" "$WORK/t"
 inj "$WORK/t" --ssa --blk "$proot" --mb nid --val 1 --dry-run
 expect_changed "dry run" "$WORK/pop" "$WORK/t" ""
 
+# A read-only image (-O ro) has no SSA: its SSA address is the main
+# area's, which an entry of a segment that is not a current log must not
+# be written to.
+popimg ro -O ro
+rmain=$(dump_field "$WORK/ro" main_blkaddr)
+rcur=" "
+for k in 0 1 2; do
+	rcur="$rcur$(dump_field "$WORK/ro" "cur_data_segno[$k]") $(dump_field "$WORK/ro" "cur_node_segno[$k]") "
+done
+rseg=0
+while case $rcur in *" $rseg "*) true ;; *) false ;; esac; do rseg=$((rseg + 1)); done
+fresh ro t
+inj "$WORK/t" --ssa --blk $((rmain + rseg * 512 + 1)) --mb nid --val 1
+expect_error "read-only image: no SSA block to change" "$WORK/ro" "$WORK/t"
+inj "$WORK/t" --ssa --segno "$rseg" --mb raw --idx 1 --val 1
+expect_error "read-only image: no raw SSA byte to change" "$WORK/ro" "$WORK/t"
+
 finish
