@@ -106,7 +106,8 @@ static bool is_node_type(uint8_t t)
  * roll-forward recovery leaves when it recovers fsync'd data into a
  * section that held nodes (fstests f2fs/025): information, since only
  * kernels before 7.2 can take the section's type from it.  Temperatures
- * may differ (information only). */
+ * may differ (information only).  Not on a read-only image, which the
+ * kernel never writes or collects. */
 static void check_section_types(struct fsck_ctx *ctx, uint32_t secno)
 {
 	uint32_t spp = ctx->sit.segs_per_sec, first = secno * spp, end = first, rep = UINT32_MAX;
@@ -176,7 +177,9 @@ static void compare_sections(struct fsck_ctx *ctx, const uint32_t *used)
 		if (ctx->sit.secs[secno].ckpt_valid_blocks != reach)
 			fsck_problem(ctx, PR_SEC_CKPT_VALID_COUNT, FSCK_OBJ(.secno = secno,
 				    .found = ctx->sit.secs[secno].ckpt_valid_blocks, .expected = reach));
-		check_section_types(ctx, secno);
+		/* nothing collects a read-only image's garbage */
+		if (!f2fs_is_ro_image(ctx->fs))
+			check_section_types(ctx, secno);
 	}
 }
 

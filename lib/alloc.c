@@ -1,6 +1,8 @@
 /*
  * alloc.c - new blocks appended to the six logs (rules in f2fs_alloc.h),
- * and free nids taken in order from the NAT model.
+ * and free nids taken in order from the NAT model.  A read-only image
+ * keeps two logs: data goes to hot data, nodes to hot node, and no SSA
+ * block is written (it has none).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,15 @@ static bool is_node_log(int t)
 	return t >= CURSEG_HOT_NODE;
 }
 
+/* The log that takes log t's blocks: itself, or on a read-only image the
+ * hot log of its kind. */
+static int log_for(const struct f2fs_logs *l, int t)
+{
+	if (f2fs_log_in_use(l->fs, t))
+		return t;
+	return is_node_log(t) ? CURSEG_HOT_NODE : CURSEG_HOT_DATA;
+}
+
 static bool seg_has_blocks(const struct f2fs_sit_model *sit, uint32_t segno)
 {
 	const struct f2fs_seg_entry *se = &sit->segs[segno];
@@ -29,7 +40,7 @@ static bool seg_has_blocks(const struct f2fs_sit_model *sit, uint32_t segno)
 static bool section_has_other_log(const struct f2fs_logs *l, int t, uint32_t secno)
 {
 	for (int u = 0; u < NR_CURSEG_TYPE; u++) {
-		if (u == t)
+		if (u == t || !f2fs_log_in_use(l->fs, u))
 			continue;
 		if (l->fs->curseg_segno[u] / l->fs->segs_per_sec == secno)
 			return true;
@@ -133,6 +144,8 @@ static int leave_segment(struct f2fs_logs *l, int t)
 		memcpy(l->fs->cursum[t].entries, g->sum.entries, sizeof(g->sum.entries));
 		g->on_orig = false;
 	}
+	if (f2fs_is_ro_image(l->fs))
+		return 0;
 	sb = g->sum;
 	memset(&sb.journal, 0, sizeof(sb.journal));
 	return f2fs_dev_write(l->fs->dev, (uint64_t)l->fs->ssa_blkaddr + g->segno, 1, &sb);
@@ -181,9 +194,11 @@ static int new_segment(struct f2fs_logs *l, int t)
 void *f2fs_logs_next(struct f2fs_logs *l, int t, const struct f2fs_summary *sum,
 		     uint32_t *blkaddr, int *err)
 {
-	struct f2fs_log *g = &l->log[t];
+	struct f2fs_log *g;
 	uint8_t *slot;
 
+	t = log_for(l, t);
+	g = &l->log[t];
 	*err = 0;
 	if (g->segno >= l->fs->main_segs || g->blkoff >= BLKS_PER_SEG) {
 		*err = new_segment(l, t);

@@ -56,7 +56,8 @@ static int check_plan(const struct f2fs_fs *fs, const struct f2fs_commit_plan *p
 		if (p->curseg_segno[t] >= fs->main_segs || p->curseg_blkoff[t] > BLKS_PER_SEG ||
 		    p->alloc_type[t] > SSR)
 			return -EINVAL;
-		for (u = t + 1; u < NR_CURSEG_TYPE; u++)
+		/* a read-only image's logs share segments */
+		for (u = t + 1; u < NR_CURSEG_TYPE && !f2fs_is_ro_image(fs); u++)
 			if (p->curseg_segno[t] / fs->segs_per_sec ==
 			    p->curseg_segno[u] / fs->segs_per_sec)
 				return -EINVAL;
@@ -303,6 +304,8 @@ static int write_log_summaries(struct f2fs_fs *fs, const struct f2fs_commit_plan
 {
 	int t, err;
 
+	if (f2fs_is_ro_image(fs))	/* no SSA */
+		return 0;
 	for (t = 0; t < NR_CURSEG_TYPE; t++) {
 		if (p->curseg_segno[t] != fs->curseg_segno[t] && fs->curseg_segno[t] < fs->main_segs) {
 			struct f2fs_summary_block old = fs->cursum[t];

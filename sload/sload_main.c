@@ -265,11 +265,11 @@ static int check_volume(struct sload_ctx *c)
 		sload_err("%s needs fsck.f2fs first (checkpoint flags 0x%x)", c->o.device, fs->cp_flags);
 		return -1;
 	}
-	if (fs->features & (F2FS_FEATURE_BLKZONED | F2FS_FEATURE_RO | F2FS_FEATURE_ENCRYPT)) {
+	if (fs->features & (F2FS_FEATURE_BLKZONED | F2FS_FEATURE_ENCRYPT)) {
 		char names[256];
 
-		f2fs_features_to_string(fs->features & (F2FS_FEATURE_BLKZONED | F2FS_FEATURE_RO |
-				F2FS_FEATURE_ENCRYPT), names, sizeof(names));
+		f2fs_features_to_string(fs->features & (F2FS_FEATURE_BLKZONED | F2FS_FEATURE_ENCRYPT),
+					names, sizeof(names));
 		sload_err("%s: volumes with %s are not supported", c->o.device, names);
 		return -1;
 	}

@@ -101,9 +101,14 @@ if "$MKFS_ORACLE" -f -q -s 4 -O ro "$img" >/dev/null 2>&1; then
 else
 	fail "mkfs.f2fs -s 4 -O ro"
 fi
-# our sload, which keeps one class per section whatever -s is
-for opts in "" "-s 7 -O extra_attr,inode_checksum,flexible_inline_xattr,quota" "-O casefold -C utf8"; do
+# our sload, which keeps one class per section whatever -s is (two logs on
+# a read-only image)
+for opts in "" "-s 7 -O extra_attr,inode_checksum,flexible_inline_xattr,quota" "-O casefold -C utf8" \
+	"-O ro" "-s 7 -O ro,extra_attr,inode_checksum,quota,lost_found"; do
 	for mk in "$MKFS_ORACLE" "$MKFS"; do
+		# (f2fs-tools 1.15's read-only layout at -s above 1 can count
+		# more user blocks than the kernel allows: see above)
+		case "$mk $opts" in "$MKFS_ORACLE -s "*ro*) continue ;; esac
 		img=$WORK/s.img
 		rm -f "$img"
 		truncate -s 1G "$img"
