@@ -255,6 +255,7 @@ void dump_compat_info(struct dump_ctx *ctx);
 void dump_compat_sb_fields(struct dump_ctx *ctx, const char *volume_name);
 void dump_compat_cp_fields(struct dump_ctx *ctx, const struct f2fs_checkpoint *cp);
 void dump_compat_i_addr(struct dump_ctx *ctx, const struct f2fs_inode *ri);
+void dump_compat_node_debug(struct dump_ctx *ctx, uint32_t nid, const struct f2fs_node *node);
 void dump_compat_i_name(struct dump_ctx *ctx, const struct f2fs_inode *ri);
 void dump_compat_i_ext(struct dump_ctx *ctx, const struct f2fs_inode *ri);
 void dump_compat_xattr(struct dump_ctx *ctx, const struct dump_xattr *x);

@@ -9,7 +9,10 @@
  *    alloc_type[CURSEG_HOT_NODE], sit_nat_version_bitmap[0]);
  *  - the i_addr[0x..] lines and the "xattr: e_name_index:..." blocks of
  *    -i, with the encryption context's nonce: line (fstests'
- *    _get_encryption_nonce reads it) and POSIX ACL entries decoded.
+ *    _get_encryption_nonce reads it) and POSIX ACL entries decoded;
+ *  - with -d 1 and -i, the NAT entry and footer lines f2fs-tools' debug
+ *    output gives the node ("[dump_node: ...] Node ID  [0x3]"; fstests
+ *    f2fs/024 greps "dump_node:" and strips the bracketed prefix).
  *
  * Formats follow f2fs-tools 1.15 as it prints them (checked against the
  * Debian binary); every on-disk value is bounds-checked first.
@@ -197,6 +200,29 @@ void dump_compat_i_ext(struct dump_ctx *ctx, const struct f2fs_inode *ri)
 		fprintf(ctx->out.f, "i_ext: fofs:%x blkaddr:%x len:%x\n",
 			le32_to_cpu(ri->i_ext.fofs), le32_to_cpu(ri->i_ext.blk),
 			le32_to_cpu(ri->i_ext.len));
+}
+
+/* ---- -d 1 -i: the node's NAT entry and footer ----------------------------- */
+
+/* f2fs-tools prefixes its debug lines with "[function:line] ", which
+ * scripts strip; ours name the debug level where the line number would
+ * be.  The footer lines need the node block (NULL: not readable). */
+void dump_compat_node_debug(struct dump_ctx *ctx, uint32_t nid, const struct f2fs_node *node)
+{
+	struct f2fs_nat_entry e;
+
+	if (ctx->out.json || ctx->opt.debug < 1 || dump_nat_lookup(ctx, nid, &e, NULL))
+		return;
+#define DBG_NODE(fmt, v) fprintf(ctx->out.f, "[dump_node:%4d] " fmt "\n", 1, (unsigned int)(v))
+	DBG_NODE("Node ID               [0x%x]", nid);
+	DBG_NODE("nat_entry.block_addr  [0x%x]", le32_to_cpu(e.block_addr));
+	DBG_NODE("nat_entry.version     [0x%x]", e.version);
+	DBG_NODE("nat_entry.ino         [0x%x]", le32_to_cpu(e.ino));
+	if (node) {
+		DBG_NODE("node_blk.footer.ino [0x%x]", le32_to_cpu(node->footer.ino));
+		DBG_NODE("node_blk.footer.nid [0x%x]", le32_to_cpu(node->footer.nid));
+	}
+#undef DBG_NODE
 }
 
 /* ---- -i: i_addr lines -------------------------------------------------- */

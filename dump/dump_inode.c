@@ -250,6 +250,7 @@ int dump_inode_view(struct dump_ctx *ctx)
 	if (!node)
 		return dump_fail(ctx, -ENOMEM, "out of memory");
 	err = dump_read_node(ctx, ino, node, &addr);
+	dump_compat_node_debug(ctx, ino, err ? NULL : node);
 	if (err) {
 		free(node);
 		return dump_fail(ctx, err, "inode %u: cannot read its node block (NAT address %u): %s",

@@ -124,6 +124,23 @@ static bool torn_or_crc(const char *why)
 	return torn_write(why) || !strcmp(why, "checkpoint checksum mismatch");
 }
 
+/* A pack whose first block is all zeroes: erased, or never written
+ * (resize.f2fs zeroes the pack it does not write, since it describes the
+ * old size; the kernel warns "invalid crc_offset", mounts from the other
+ * pack and writes its next checkpoint here). */
+static bool pack_blank(struct fsck_ctx *ctx, int pack)
+{
+	uint32_t start = le32_to_cpu(ctx->fs->sb.cp_blkaddr) + (uint32_t)pack * BLKS_PER_SEG;
+	uint64_t blk[F2FS_BLKSIZE / sizeof(uint64_t)];
+
+	if (f2fs_dev_read(ctx->fs->dev, start, 1, blk))
+		return false;
+	for (size_t k = 0; k < sizeof(blk) / sizeof(blk[0]); k++)
+		if (blk[k])
+			return false;
+	return true;
+}
+
 /* An invalid pack is reported by what it means for the volume.  The
  * kernel mounts from the valid pack and writes its next checkpoint over
  * the invalid one (get_valid_checkpoint(), do_checkpoint()):
@@ -132,6 +149,8 @@ static bool torn_or_crc(const char *why)
  *  - newer and damaged otherwise: the newest checkpoint is lost (warning);
  *  - older and torn or failing its CRC: the normal state after a power
  *    cut while that pack was being written (information);
+ *  - older and blank (its first block all zeroes): what resize.f2fs
+ *    leaves (information);
  *  - older with a sound CRC but fields the kernel refuses: written wrong
  *    (warning). */
 static void check_packs(struct fsck_ctx *ctx)
@@ -153,6 +172,9 @@ static void check_packs(struct fsck_ctx *ctx)
 			fsck_problem(ctx, torn_write(why) ? PR_CP_TORN : PR_CP_NEWER_PACK_INVALID, obj);
 		else if (fs->cp_index >= 0 && torn_or_crc(why))
 			fsck_problem(ctx, PR_CP_OLDER_PACK_TORN, obj);
+		else if (fs->cp_index >= 0 && pack_blank(ctx, i))
+			fsck_problem(ctx, PR_CP_OLDER_PACK_TORN, FSCK_OBJ(.cp = (uint64_t)i + 1,
+				     .str = "blank: its first block is all zeroes"));
 		else
 			fsck_problem(ctx, PR_CP_PACK_INVALID, obj);
 	}

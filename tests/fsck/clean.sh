@@ -4,7 +4,8 @@
 # several option sets (-s 128 on sparse images of 5 and 8 GiB included),
 # images filled by f2fs-tools' sload.f2fs (the interop oracle) and by ours
 # (also at -s 7), read-only images (-O ro) made by both mkfs and filled by
-# f2fs-tools,
+# f2fs-tools, volumes grown and shrunk by f2fs-tools' resize.f2fs (a
+# shrunk one f2fs-tools rejects too must come out of our repair clean),
 # and the kernel-written images of
 # the kernel interop harness when it has left them (tests/kernel/images/
 # index: "name nature description" per line, image NAME.img beside it;
@@ -101,6 +102,48 @@ if "$MKFS_ORACLE" -f -q -s 4 -O ro "$img" >/dev/null 2>&1; then
 else
 	fail "mkfs.f2fs -s 4 -O ro"
 fi
+# resized by f2fs-tools' resize.f2fs (grown, then shrunk with -s): it zeroes
+# the pack it does not write, which the kernel skips with a warning and
+# overwrites at its next checkpoint (information, F2FS-1036)
+RESIZE_ORACLE=${RESIZE_ORACLE:-/usr/sbin/resize.f2fs}
+[ -x "$RESIZE_ORACLE" ] || hard_error "f2fs-tools' resize.f2fs not found: $RESIZE_ORACLE"
+for opts in "" "-s 4 -O extra_attr,inode_checksum,sb_checksum,quota,lost_found"; do
+	img=$WORK/s.img
+	rm -f "$img"
+	truncate -s 1G "$img"
+	"$MKFS_ORACLE" -f -q $opts "$img" >/dev/null 2>&1 || { fail "mkfs.f2fs $opts"; continue; }
+	"$SLOAD_ORACLE" -f "$SRC" "$img" >/dev/null 2>&1
+	truncate -s 3G "$img"
+	if "$RESIZE_ORACLE" "$img" >"$WORK/resize.log" 2>&1; then
+		check_clean "resize.f2fs to 3 GiB of mkfs.f2fs $opts" "$img"
+	else
+		fail "resize.f2fs to 3 GiB of mkfs.f2fs $opts: $(tail -n 2 "$WORK/resize.log")"
+	fi
+	# shrunk, it can leave segment_count past the main area (F2FS-1007:
+	# the kernel's own correction at mount breaks an sb_checksum volume's
+	# superblocks, see the man page) and two logs in one section: both
+	# fscks must agree, and our repair must leave it clean for both
+	if "$RESIZE_ORACLE" -s -t $((1500 * 2048)) "$img" >"$WORK/resize.log" 2>&1; then
+		what="resize.f2fs -s to 1500 MiB of mkfs.f2fs $opts"
+		run_fsck "$img"
+		if "$FSCK_ORACLE" --dry-run "$img" >/dev/null 2>&1 </dev/null; then
+			[ "$RC" = 0 ] && pass "$what: clean for both" ||
+				fail "$what: clean for f2fs-tools, exit $RC: $(grep '^F2FS' "$OUT" | head -3)"
+		elif [ "$RC" != 4 ]; then
+			fail "$what: not clean for f2fs-tools, but exit $RC for ours"
+		else
+			run_fsck "$img" -y
+			run_fsck "$img"
+			if [ "$RC" = 0 ] && "$FSCK_ORACLE" --dry-run "$img" >/dev/null 2>&1 </dev/null; then
+				pass "$what: not clean for both, and clean for both after our repair"
+			else
+				fail "$what: after our repair exit $RC: $(grep '^F2FS' "$OUT" | head -3)"
+			fi
+		fi
+	else
+		fail "resize.f2fs -s to 1500 MiB of mkfs.f2fs $opts: $(tail -n 2 "$WORK/resize.log")"
+	fi
+done
 # our sload, which keeps one class per section whatever -s is (two logs on
 # a read-only image)
 for opts in "" "-s 7 -O extra_attr,inode_checksum,flexible_inline_xattr,quota" "-O casefold -C utf8" \
