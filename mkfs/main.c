@@ -105,15 +105,18 @@ static int compute_layout(struct mkfs_ctx *ctx)
 	uint64_t bytes = f2fs_dev_size(ctx->dev);
 	int err;
 
+	/* a sectors argument beyond the device formats the whole device, as
+	 * f2fs-tools does (fstests' _scratch_mkfs_sized counts the device's
+	 * own sectors, which -g android's 4096-byte ones multiply), said on
+	 * stderr */
 	if (ctx->o.sectors) {
-		if (ctx->o.sectors > UINT64_MAX / sector ||
-		    ctx->o.sectors * sector > f2fs_dev_size(ctx->dev)) {
-			mkfs_err("%llu sectors of %u bytes exceed the size of %s (%llu bytes)",
-				 (unsigned long long)ctx->o.sectors, sector, ctx->o.device,
-				 (unsigned long long)f2fs_dev_size(ctx->dev));
-			return -EINVAL;
-		}
-		bytes = ctx->o.sectors * sector;
+		if (ctx->o.sectors > UINT64_MAX / sector || ctx->o.sectors * sector > bytes)
+			fprintf(stderr, "mkfs.f2fs: %llu sectors of %u bytes exceed the size of %s "
+				"(%llu bytes): formatting the whole device\n",
+				(unsigned long long)ctx->o.sectors, sector, ctx->o.device,
+				(unsigned long long)bytes);
+		else
+			bytes = ctx->o.sectors * sector;
 	}
 	memset(&p, 0, sizeof(p));
 	p.total_sectors = bytes / sector;

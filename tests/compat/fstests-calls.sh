@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/compat/fstests-calls.sh: every call fstests makes to the F2FS tools
 # (kdave/xfstests common/f2fs, common/encrypt, common/rc and tests/f2fs/002,
-# 009, 012, 014, 015, 016, 019, 020, 022, 023), replayed with our tools: the same
+# 009, 012, 014, 015, 016, 019, 020, 022, 023, 024), replayed with our tools: the same
 # command lines, the same greps and awk over their output, and the
 # conclusion fstests would draw (run or _notrun, _fail or go on).  The
 # kernel parts of those tests (mounts, I/O) are not replayed here; the
@@ -239,6 +239,33 @@ for feats in ro extra_attr,quota,project_quota extra_attr,flexible_inline_xattr 
 		fail "f2fs/015-016 _scratch_mkfs -O $feats: mkfs failed: $(head -n 1 "$WORK/mkfs.out")"
 	fi
 done
+
+# ---- tests/f2fs/024: resize.f2fs, then dump.f2fs -d 1 -i 3 | grep dump_node:
+# _scratch_mkfs_sized 512 MiB "" "-g android" (mkfs DEV SECTORS), f2fs-tools'
+# resize.f2fs -t to 2 GiB and a bit, then the NAT entry and footer lines of
+# the root, the bracketed "[dump_node: N] " prefix stripped; 024.out has six
+# lines, Node ID first.  f2fs-tools' dump.f2fs on the same image is the
+# oracle (the root's address depends on the device's sector size).
+RESIZE_ORACLE=${RESIZE_ORACLE:-/usr/sbin/resize.f2fs}
+[ -x "$RESIZE_ORACLE" ] || hard_error "f2fs-tools' resize.f2fs not found: $RESIZE_ORACLE"
+rm -f "$DEV"
+target=$((2 * 1024 * 1024 * 1024 + 4 * 1024 * 1204))
+truncate -s $((target + 64 * 1024 * 1024)) "$DEV" || hard_error truncate
+if "$MKFS" -f -g android "$DEV" $((512 * 1024 * 1024 / 512)) >"$WORK/mkfs.out" 2>&1; then
+	"$RESIZE_ORACLE" -F "$DEV" -t $((target / 512)) >>"$WORK/full" 2>&1 ||
+		"$RESIZE_ORACLE" "$DEV" -t $((target / 512)) >>"$WORK/full" 2>&1 ||
+		fail "f2fs/024: resize.f2fs failed on our mkfs -g android image"
+	echo n | "$DUMP" -d 1 -i 3 "$DEV" 2>/dev/null | grep "dump_node:" | sed 's/^\[[^]]*\] //' >"$WORK/024.ours"
+	echo n | "$DUMP_ORACLE" -d 1 -i 3 "$DEV" 2>/dev/null | grep "dump_node:" | sed 's/^\[[^]]*\] //' >"$WORK/024.oracle"
+	if [ "$(wc -l <"$WORK/024.ours")" = 6 ] && head -n 1 "$WORK/024.ours" | grep -q '^Node ID  *\[0x3\]$' &&
+	   cmp -s "$WORK/024.ours" "$WORK/024.oracle"; then
+		pass "f2fs/024: dump -d 1 -i 3 prints the root's dump_node lines as f2fs-tools does"
+	else
+		fail "f2fs/024: dump_node lines differ: $(diff "$WORK/024.ours" "$WORK/024.oracle" | head -4)"
+	fi
+else
+	fail "f2fs/024: mkfs -g android failed: $(head -n 1 "$WORK/mkfs.out")"
+fi
 
 # ---- common/encrypt: _get_encryption_nonce (f2fs/002 and the generic
 # encryption tests) ----------------------------------------------------------
