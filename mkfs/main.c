@@ -108,14 +108,15 @@ static int compute_layout(struct mkfs_ctx *ctx)
 	/* a sectors argument beyond the device formats the whole device, as
 	 * f2fs-tools does (fstests' _scratch_mkfs_sized counts the device's
 	 * own sectors, which -g android's 4096-byte ones multiply), said on
-	 * stderr */
+	 * stdout as f2fs-tools' notes are (fstests compares stderr) */
 	if (ctx->o.sectors) {
-		if (ctx->o.sectors > UINT64_MAX / sector || ctx->o.sectors * sector > bytes)
-			fprintf(stderr, "mkfs.f2fs: %llu sectors of %u bytes exceed the size of %s "
-				"(%llu bytes): formatting the whole device\n",
-				(unsigned long long)ctx->o.sectors, sector, ctx->o.device,
-				(unsigned long long)bytes);
-		else
+		if (ctx->o.sectors > UINT64_MAX / sector || ctx->o.sectors * sector > bytes) {
+			if (ctx->o.debug >= 0)
+				printf("%llu sectors of %u bytes exceed the size of %s (%llu bytes): "
+				       "formatting the whole device\n",
+				       (unsigned long long)ctx->o.sectors, sector, ctx->o.device,
+				       (unsigned long long)bytes);
+		} else
 			bytes = ctx->o.sectors * sector;
 	}
 	memset(&p, 0, sizeof(p));
