@@ -44,6 +44,17 @@
  *       512 bytes; types 1 conventional, 2 seq-required, 3 seq-preferred;
  *       conditions as in linux/blkzoned.h), then "zones: N".
  *   ktool zone-reset DEV SECTOR        reset the zone at SECTOR (BLKRESETZONE)
+ *   ktool ioc PATH OP [N]
+ *       One of F2FS's file ioctls on PATH, as fstests' f2fs_io drives them:
+ *       atomic N (start an atomic write, overwrite the first N blocks with
+ *       zeroes, commit), atomic-gc N (the same with a foreground GC round
+ *       between the writes and the commit, as f2fs/003), atomic-abort N
+ *       (start, write, abort: the file keeps its old content), atomic-drop
+ *       N (start, write, close without committing), compress, decompress,
+ *       release (F2FS_IOC_RELEASE_COMPRESS_BLOCKS; prints the count),
+ *       reserve, cblocks (prints F2FS_IOC_GET_COMPRESS_BLOCKS), pin
+ *       (F2FS_IOC_SET_PIN_FILE), fallocate N (N blocks more, until ENOSPC:
+ *       prints the blocks it got), checkpoint.
  *   ktool shutdown PATH                stop the file system of PATH now, without
  *       a checkpoint (F2FS_IOC_SHUTDOWN, F2FS_GOING_DOWN_NOSYNC): what a
  *       power cut leaves on the device, with the guest still running
@@ -2212,6 +2223,115 @@ static int cmd_zones(int argc, char **argv)
 #define F2FS_IOC_SHUTDOWN _IOR('X', 125, uint32_t)
 #endif
 
+/* F2FS's file ioctls (include/uapi/linux/f2fs.h) */
+#define KT_IOC_START_ATOMIC_WRITE	_IO(0xf5, 1)
+#define KT_IOC_COMMIT_ATOMIC_WRITE	_IO(0xf5, 2)
+#define KT_IOC_ABORT_ATOMIC_WRITE	_IO(0xf5, 5)
+#define KT_IOC_WRITE_CHECKPOINT		_IO(0xf5, 7)
+#define KT_IOC_GET_COMPRESS_BLOCKS	_IOR(0xf5, 17, uint64_t)
+#define KT_IOC_RESERVE_COMPRESS_BLOCKS	_IOR(0xf5, 19, uint64_t)
+#define KT_IOC_DECOMPRESS_FILE		_IO(0xf5, 23)
+#define KT_IOC_COMPRESS_FILE		_IO(0xf5, 24)
+
+/* Overwrite the first n blocks of fd with zeroes. */
+static int write_zero_blocks(int fd, long n)
+{
+	static unsigned char zero[BLK];
+
+	for (long i = 0; i < n; i++)
+		if (pwrite(fd, zero, BLK, (off_t)i * BLK) != BLK)
+			return -1;
+	return 0;
+}
+
+/* An atomic write of n zero blocks: committed, committed after a GC
+ * round, aborted, or dropped by closing the file. */
+static int ioc_atomic(int fd, const char *op, long n)
+{
+	uint32_t sync = 1;
+
+	if (ioctl(fd, KT_IOC_START_ATOMIC_WRITE) || write_zero_blocks(fd, n))
+		return -1;
+	if (!strcmp(op, "atomic-gc") &&
+	    ioctl(fd, F2FS_IOC_GARBAGE_COLLECT, &sync) && errno != EAGAIN && errno != ENODATA)
+		return -1;
+	if (!strcmp(op, "atomic-abort"))
+		return ioctl(fd, KT_IOC_ABORT_ATOMIC_WRITE);
+	if (!strcmp(op, "atomic-drop"))
+		return 0;
+	return ioctl(fd, KT_IOC_COMMIT_ATOMIC_WRITE);
+}
+
+/* fallocate n blocks past the end, one at a time until ENOSPC. */
+static int ioc_fallocate(int fd, long n)
+{
+	struct stat st;
+	long got = 0;
+
+	if (fstat(fd, &st))
+		return -1;
+	for (; got < n; got++)
+		if (fallocate(fd, 0, st.st_size + (off_t)got * BLK, BLK)) {
+			if (errno != ENOSPC)
+				return -1;
+			break;
+		}
+	printf("%ld\n", got);
+	return 0;
+}
+
+static int cmd_ioc(int argc, char **argv)
+{
+	const char *op = argc > 2 ? argv[2] : "";
+	long n = argc > 3 ? atol(argv[3]) : 0;
+	uint64_t count = 0;
+	uint32_t one = 1;
+	int fd, ret;
+
+	if (argc < 3 || argc > 4)
+		return 2;
+	/* writers, and (de)compression, which rewrites the data, need a
+	 * writable descriptor */
+	fd = open(argv[1], strncmp(op, "atomic", 6) && strcmp(op, "fallocate") &&
+		  strcmp(op, "compress") && strcmp(op, "decompress") ? O_RDONLY : O_RDWR);
+	if (fd < 0) {
+		fprintf(stderr, "ktool: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	if (!strncmp(op, "atomic", 6))
+		ret = ioc_atomic(fd, op, n);
+	else if (!strcmp(op, "compress"))
+		ret = ioctl(fd, KT_IOC_COMPRESS_FILE);
+	else if (!strcmp(op, "decompress"))
+		ret = ioctl(fd, KT_IOC_DECOMPRESS_FILE);
+	else if (!strcmp(op, "release") || !strcmp(op, "reserve") || !strcmp(op, "cblocks")) {
+		ret = ioctl(fd, !strcmp(op, "release") ? F2FS_IOC_RELEASE_COMPRESS_BLOCKS :
+			    !strcmp(op, "reserve") ? KT_IOC_RESERVE_COMPRESS_BLOCKS :
+			    KT_IOC_GET_COMPRESS_BLOCKS, &count);
+		if (!ret)
+			printf("%" PRIu64 "\n", count);
+	} else if (!strcmp(op, "pin"))
+		ret = ioctl(fd, F2FS_IOC_SET_PIN_FILE, &one);
+	else if (!strcmp(op, "fallocate"))
+		ret = ioc_fallocate(fd, n);
+	else if (!strcmp(op, "checkpoint"))
+		ret = ioctl(fd, KT_IOC_WRITE_CHECKPOINT);
+	else {
+		close(fd);
+		return 2;
+	}
+	if (ret) {
+		fprintf(stderr, "ktool: ioc %s %s: %s\n", argv[1], op, strerror(errno));
+		close(fd);
+		return 1;
+	}
+	if (close(fd)) {
+		fprintf(stderr, "ktool: ioc %s %s: close: %s\n", argv[1], op, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 static int cmd_shutdown(int argc, char **argv)
 {
 	uint32_t how = 0x2;	/* F2FS_GOING_DOWN_NOSYNC */
@@ -2312,6 +2432,7 @@ static const struct {
 	{ "zones", cmd_zones },
 	{ "zone-reset", cmd_zone_reset },
 	{ "shutdown", cmd_shutdown },
+	{ "ioc", cmd_ioc },
 	{ "zone-write", cmd_zone_write },
 };
 

@@ -10,6 +10,7 @@ KERNEL_TESTS = \
 	tests/kernel/multidev.sh \
 	tests/kernel/casefold.sh \
 	tests/kernel/readonly.sh \
+	tests/kernel/fstests-ops.sh \
 	tests/kernel/lfs-recovery.sh
 TESTS += $(KERNEL_TESTS)
 EXTRA_DIST += $(KERNEL_TESTS) \
@@ -29,6 +30,7 @@ EXTRA_DIST += $(KERNEL_TESTS) \
 	tests/kernel/guest/multidev.sh \
 	tests/kernel/guest/casefold.sh \
 	tests/kernel/guest/readonly.sh \
+	tests/kernel/guest/fstests-ops.sh \
 	tests/kernel/guest/inode-types.sh \
 	tests/kernel/guest/zoned.sh \
 	tests/kernel/guest/selftest-kmsg.sh \

@@ -1,0 +1,62 @@
+#!/bin/sh
+# Kernel interop: the volume states fstests' f2fs tests leave for the
+# scratch check (_check_f2fs_filesystem: fsck.f2fs --dry-run must exit 0),
+# on volumes our mkfs made as _scratch_mkfs does.  One kernel boot per step
+# of guest/fstests-ops.sh; after each, both fscks must find every image
+# clean and our fsck -y must write nothing (the atomic-write image and the
+# released compressed one are kept for the fsck and dump tests):
+#   f2fs/007  compressed files compressed, their blocks released, reserved
+#             again, decompressed (a check after each, as 007 does)
+#   f2fs/003, 004, 010  atomic writes: committed after a GC round,
+#             committed, aborted, dropped by close
+#   f2fs/011  a pinned file fallocated to ENOSPC under checkpoint=disable
+#   f2fs/005, 006  mode=lfs and checkpoint=disable:10%, noinline_dentry
+. "$(dirname "$0")/kcommon.sh"
+
+kt_begin fstests-ops "states fstests' f2fs tests leave: both fscks clean after each"
+[ -x "$OUR_FSCK" ] || kt_abort "$OUR_FSCK is not built"
+
+kt_mkfs "$KWORK/cmp.img" 512M -O extra_attr,compression || kt_end
+kt_mkfs "$KWORK/atom.img" 512M || kt_end
+kt_mkfs "$KWORK/pin.img" 256M || kt_end
+kt_mkfs "$KWORK/lfs.img" 100M || kt_end
+
+# check_all STEP IMAGES...: both fscks clean, our -y writes nothing (ok_NAME:
+# 1 when f2fs-tools found NAME clean)
+check_all() {
+	step=$1
+	shift
+	for name in "$@"; do
+		img=$KWORK/$name.img
+		eval "ok_$name=0"
+		kt_fsck "$img" "$name.$step" || continue
+		eval "ok_$name=1"
+		before=$(md5sum < "$img")
+		"$OUR_FSCK" -y "$img" > "$KWORK/$name.$step.y.log" 2>&1
+		rc=$?
+		[ $rc -eq 0 ] && [ "$(md5sum < "$img")" = "$before" ] ||
+			kt_bad "$name after $step: our fsck -y: exit $rc, or it wrote: $(head -n 3 "$KWORK/$name.$step.y.log")"
+	done
+}
+
+if kt_guest ops-init -t 600 -a init -A "Start checkpoint disabled" "$KSRC/guest/fstests-ops.sh" \
+	cmp="$KWORK/cmp.img" atom="$KWORK/atom.img" pin="$KWORK/pin.img" lfs="$KWORK/lfs.img"; then
+	check_all init cmp atom pin lfs
+	[ "$ok_atom" = 1 ] && kt_keep "$KWORK/atom.img" kernel-atomic clean \
+		"mkfs (defaults); atomic writes committed after a GC round, committed, aborted, dropped by close"
+	for step in compress release reserve decompress; do
+		if kt_guest "ops-$step" -t 300 -a "$step" "$KSRC/guest/fstests-ops.sh" cmp="$KWORK/cmp.img"; then
+			check_all "$step" cmp
+			[ "$step" = release ] && [ "$ok_cmp" = 1 ] &&
+				kt_keep "$KWORK/cmp.img" kernel-compr-released clean \
+					"mkfs -O extra_attr,compression; files compressed by ioctl, their blocks released"
+		else
+			kt_bad "step $step: guest run failed (verdict $KT_GUEST_RC)"
+			break
+		fi
+	done
+else
+	kt_bad "init: guest run failed (verdict $KT_GUEST_RC)"
+fi
+rm -f "$KWORK"/*.img
+kt_end

@@ -1,0 +1,100 @@
+# Guest scenario: what fstests' f2fs tests do with the kernel between two
+# checks of the scratch volume, one step per boot (the host checks every
+# image after each).  Images: cmp (-O extra_attr,compression), atom, pin,
+# lfs.  Steps:
+#   init        cmp: three 1 MiB files, 30, 60 and 90 % compressible,
+#               written with compress_mode=user,compress_extension=* (f2fs/007)
+#               atom: atomic writes committed after a GC round (f2fs/003),
+#               committed, aborted and dropped by close (f2fs/004, 010)
+#               pin: a pinned file fallocated until ENOSPC with
+#               checkpoint=disable:10% (f2fs/011)
+#               lfs: files filled and thinned with mode=lfs,noinline_dentry,
+#               then with checkpoint=disable:10%,noinline_dentry (f2fs/005,
+#               006 mount with both, which Linux refuses now)
+#   compress, release, reserve, decompress
+#               cmp: F2FS_IOC_COMPRESS_FILE (compress_mode=user),
+#               RELEASE_COMPRESS_BLOCKS, RESERVE_COMPRESS_BLOCKS,
+#               DECOMPRESS_FILE (compress_mode=user) on the three files,
+#               which must read back as written (f2fs/007)
+. /lib/ktest.sh
+
+step=$1
+have() { [ -e "/dev/img/$1" ]; }
+cmp_files="f30 f60 f90"
+
+# sums NAME: md5sums of the cmp files into $2 (default: stdout)
+sums() { (cd "/mnt/$1" && md5sum $cmp_files); }
+
+case $step in
+init)
+	if have cmp; then
+		kt_mount cmp compress_mode=user,compress_extension=*
+		for r in 30 60 90; do
+			f=/mnt/cmp/f$r
+			kt_run "write $f" ktool put "$f" $((r * 1048576 / 100 / 4096 * 4096)) -t
+			kt_run "write $f" ktool put "$f" 1048576
+		done
+		sums cmp > /mnt/cmp/+sums
+		kt_umount cmp
+	fi
+	if have atom; then
+		kt_mount atom
+		a=/mnt/atom
+		kt_run "dbfile" ktool put $a/dbfile 524288 -f
+		kt_run "foo" ktool put $a/foo 2097152 -f
+		sync
+		kt_run "atomic write with GC" ktool ioc $a/dbfile atomic-gc 32
+		for op in atomic atomic-abort atomic-drop; do
+			kt_run "$op file" ktool put $a/$op 65536 -f
+			kt_run "$op" ktool ioc $a/$op $op 8
+		done
+		sync
+		echo 3 > /proc/sys/vm/drop_caches
+		# committed: zeroes first; aborted and dropped: as written
+		[ "$(head -c 131072 $a/dbfile | tr -d '\000' | wc -c)" = 0 ] ||
+			kt_fail "dbfile: the committed atomic write is not there"
+		kt_run "aborted write left the file" ktool check $a/atomic-abort 65536
+		kt_run "dropped write left the file" ktool check $a/atomic-drop 65536
+		kt_umount atom
+	fi
+	if have pin; then
+		kt_mount pin checkpoint=disable:10%
+		: > /mnt/pin/pinned
+		kt_run "pin" ktool ioc /mnt/pin/pinned pin
+		echo "pinned file: $(ktool ioc /mnt/pin/pinned fallocate 1000000) blocks fallocated"
+		kt_umount pin
+	fi
+	if have lfs; then
+		# (Linux refuses mode=lfs with checkpoint=disable: one, then the other)
+		for opts in mode=lfs,noinline_dentry checkpoint=disable:10%,noinline_dentry; do
+			kt_mount lfs $opts || break
+			mkdir -p /mnt/lfs/d
+			echo "lfs, $opts: $(ktool fill /mnt/lfs/d 64) files"
+			kt_run "thin" ktool thin /mnt/lfs/d
+			kt_umount lfs
+		done
+	fi
+	;;
+compress|release|reserve|decompress)
+	case $step in
+	compress|decompress) kt_mount cmp compress_mode=user ;;
+	*) kt_mount cmp ;;
+	esac
+	for f in $cmp_files; do
+		out=$(ktool ioc /mnt/cmp/$f $step 2>&1) || kt_fail "$step $f: $out"
+		echo "$step $f: ${out:-done}, compressed blocks $(ktool ioc /mnt/cmp/$f cblocks)"
+	done
+	if [ "$step" = release ]; then
+		# released files are read-only: a write must fail
+		if echo x >> /mnt/cmp/f90 2>/dev/null; then kt_fail "a released file took a write"; fi
+	fi
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	sums cmp | cmp -s - /mnt/cmp/+sums || kt_fail "$step: the files do not read back as written"
+	kt_umount cmp
+	;;
+*)
+	kt_fail "unknown step $step"
+	;;
+esac
+exit $KT_RC
