@@ -325,8 +325,8 @@ static uint32_t symlink_target_len(const struct f2fs_inode *ri, const uint8_t *d
  * longer than i_size is what i_size lost (a kernel whose page_symlink()
  * failed after the data was written truncates i_size to 0, as f2fs-tools
  * knows): i_size becomes the target's length, which keeps it whole. */
-static uint64_t symlink_size_fix(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri,
-				 const uint8_t *data, uint32_t max)
+uint64_t fsck_symlink_size_fix(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri,
+			       const uint8_t *data, uint32_t max)
 {
 	struct fsck_ctx *ctx = w->ctx;
 	uint64_t i_size = le64_to_cpu(ri->i_size);
@@ -342,12 +342,6 @@ static uint64_t symlink_size_fix(struct fsck_walk *w, uint32_t ino, const struct
 	return len;
 }
 
-uint64_t fsck_symlink_size_fix(struct fsck_walk *w, const struct f2fs_inode *ri,
-			       const uint8_t *data, uint32_t max)
-{
-	return symlink_size_fix(w, w->file.ino, ri, data, max);
-}
-
 /* The i_size the bytes of an inline file's area go by: a symlink's the
  * length of its target when i_size cuts it (reported and fixed here). */
 static uint64_t inline_symlink_size(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri,
@@ -357,7 +351,7 @@ static uint64_t inline_symlink_size(struct fsck_walk *w, uint32_t ino, const str
 
 	if (!S_ISLNK(mode) || le64_to_cpu(ri->i_size) >= max_inline)
 		return le64_to_cpu(ri->i_size);
-	return symlink_size_fix(w, ino, ri, area, max_inline);
+	return fsck_symlink_size_fix(w, ino, ri, area, max_inline);
 }
 
 /* Whether an inode flagged inline is a file mapped by blocks whose flag

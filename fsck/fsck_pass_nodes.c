@@ -944,7 +944,7 @@ static void check_block_symlink(struct fsck_walk *w, const struct f2fs_inode *ri
 	if (!fsck_addr_in_main(ctx, addr) || !fsck_bit(ctx->reach, addr - ctx->fs->main_blkaddr) ||
 	    f2fs_dev_read(ctx->fs->dev, addr, 1, blk) != 0)
 		return;
-	(void)fsck_symlink_size_fix(w, ri, blk, F2FS_BLKSIZE - 1);
+	(void)fsck_symlink_size_fix(w, w->file.ino, ri, blk, F2FS_BLKSIZE - 1);
 }
 
 void fsck_check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri)

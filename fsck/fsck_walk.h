@@ -255,10 +255,10 @@ const char *fsck_pname_path(struct fsck_pname *pn);
 /* i_blocks, i_size and i_ext against what the walk found of the inode's
  * blocks (w->file), once its tree was walked. */
 void fsck_check_sizes(struct fsck_walk *w, const struct f2fs_inode *ri);
-/* fsck_inode.c: a symlink whose i_size cuts the target data holds (up to
- * its first NUL, at most max bytes) is reported and its i_size fixed;
- * returns the size the target has. */
-uint64_t fsck_symlink_size_fix(struct fsck_walk *w, const struct f2fs_inode *ri,
+/* fsck_inode.c: a symlink (inode ino) whose i_size cuts the target data
+ * holds (up to its first NUL, at most max bytes) is reported and its
+ * i_size fixed; returns the size the target has. */
+uint64_t fsck_symlink_size_fix(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri,
 			       const uint8_t *data, uint32_t max);
 /* Queue inode ino; the item takes pn (put on failure).  An item named by
  * an entry gets the entry's location (loc) after the push. */
