@@ -11,6 +11,8 @@
 #             committed, aborted, dropped by close
 #   f2fs/011  a pinned file fallocated to ENOSPC under checkpoint=disable
 #   f2fs/005, 006  mode=lfs and checkpoint=disable:10%, noinline_dentry
+#   generic   fallocate (KEEP_SIZE past i_size, preallocation, punch, zero,
+#             collapse, insert), whiteouts, O_TMPFILE, truncation, links
 . "$(dirname "$0")/kcommon.sh"
 
 kt_begin fstests-ops "states fstests' f2fs tests leave: both fscks clean after each"
@@ -20,6 +22,7 @@ kt_mkfs "$KWORK/cmp.img" 512M -O extra_attr,compression || kt_end
 kt_mkfs "$KWORK/atom.img" 512M || kt_end
 kt_mkfs "$KWORK/pin.img" 256M || kt_end
 kt_mkfs "$KWORK/lfs.img" 100M || kt_end
+kt_mkfs "$KWORK/gen.img" 256M -O extra_attr,inode_checksum,flexible_inline_xattr || kt_end
 
 # check_all STEP IMAGES...: both fscks clean, our -y writes nothing (ok_NAME:
 # 1 when f2fs-tools found NAME clean)
@@ -40,8 +43,11 @@ check_all() {
 }
 
 if kt_guest ops-init -t 600 -a init -A "Start checkpoint disabled" "$KSRC/guest/fstests-ops.sh" \
-	cmp="$KWORK/cmp.img" atom="$KWORK/atom.img" pin="$KWORK/pin.img" lfs="$KWORK/lfs.img"; then
-	check_all init cmp atom pin lfs
+	cmp="$KWORK/cmp.img" atom="$KWORK/atom.img" pin="$KWORK/pin.img" lfs="$KWORK/lfs.img" \
+	gen="$KWORK/gen.img"; then
+	check_all init cmp atom pin lfs gen
+	[ "$ok_gen" = 1 ] && kt_keep "$KWORK/gen.img" kernel-generic-ops clean \
+		"mkfs -O extra_attr,inode_checksum,flexible_inline_xattr; fallocate modes, whiteouts, O_TMPFILE, truncation, 300 links, long names"
 	[ "$ok_atom" = 1 ] && kt_keep "$KWORK/atom.img" kernel-atomic clean \
 		"mkfs (defaults); atomic writes committed after a GC round, committed, aborted, dropped by close"
 	for step in compress release reserve decompress; do

@@ -54,7 +54,13 @@
  *       release (F2FS_IOC_RELEASE_COMPRESS_BLOCKS; prints the count),
  *       reserve, cblocks (prints F2FS_IOC_GET_COMPRESS_BLOCKS), pin
  *       (F2FS_IOC_SET_PIN_FILE), fallocate N (N blocks more, until ENOSPC:
- *       prints the blocks it got), checkpoint.
+ *       prints the blocks it got), checkpoint; falloc MODE OFF LEN
+ *       (fallocate(2) in bytes; MODE plain, keep, punch, zero, collapse or
+ *       insert).
+ *   ktool whiteout DIR NAME   rename DIR/NAME to DIR/NAME.moved leaving a
+ *       whiteout in its place (renameat2 RENAME_WHITEOUT, as overlayfs)
+ *   ktool tmpfile DIR NAME SIZE   an O_TMPFILE file of SIZE bytes of the
+ *       stream of NAME, then linked in as DIR/NAME
  *   ktool shutdown PATH                stop the file system of PATH now, without
  *       a checkpoint (F2FS_IOC_SHUTDOWN, F2FS_GOING_DOWN_NOSYNC): what a
  *       power cut leaves on the device, with the guest still running
@@ -2280,6 +2286,25 @@ static int ioc_fallocate(int fd, long n)
 	return 0;
 }
 
+/* fallocate(2) with a mode named as xfs_io's commands are. */
+static int ioc_falloc(int fd, const char *mode, off_t off, off_t len)
+{
+	static const struct { const char *name; int mode; } modes[] = {
+		{ "plain", 0 },
+		{ "keep", FALLOC_FL_KEEP_SIZE },
+		{ "punch", FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE },
+		{ "zero", FALLOC_FL_ZERO_RANGE },
+		{ "collapse", FALLOC_FL_COLLAPSE_RANGE },
+		{ "insert", FALLOC_FL_INSERT_RANGE },
+	};
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(mode, modes[i].name))
+			return fallocate(fd, modes[i].mode, off, len);
+	errno = EINVAL;
+	return -1;
+}
+
 static int cmd_ioc(int argc, char **argv)
 {
 	const char *op = argc > 2 ? argv[2] : "";
@@ -2288,11 +2313,11 @@ static int cmd_ioc(int argc, char **argv)
 	uint32_t one = 1;
 	int fd, ret;
 
-	if (argc < 3 || argc > 4)
+	if (argc < 3 || (argc > 4 && strcmp(op, "falloc")) || (!strcmp(op, "falloc") && argc != 6))
 		return 2;
 	/* writers, and (de)compression, which rewrites the data, need a
 	 * writable descriptor */
-	fd = open(argv[1], strncmp(op, "atomic", 6) && strcmp(op, "fallocate") &&
+	fd = open(argv[1], strncmp(op, "atomic", 6) && strncmp(op, "falloc", 6) &&
 		  strcmp(op, "compress") && strcmp(op, "decompress") ? O_RDONLY : O_RDWR);
 	if (fd < 0) {
 		fprintf(stderr, "ktool: %s: %s\n", argv[1], strerror(errno));
@@ -2314,6 +2339,9 @@ static int cmd_ioc(int argc, char **argv)
 		ret = ioctl(fd, F2FS_IOC_SET_PIN_FILE, &one);
 	else if (!strcmp(op, "fallocate"))
 		ret = ioc_fallocate(fd, n);
+	else if (!strcmp(op, "falloc"))
+		ret = ioc_falloc(fd, argv[3], (off_t)strtoll(argv[4], NULL, 0),
+				 (off_t)strtoll(argv[5], NULL, 0));
 	else if (!strcmp(op, "checkpoint"))
 		ret = ioctl(fd, KT_IOC_WRITE_CHECKPOINT);
 	else {
@@ -2327,6 +2355,46 @@ static int cmd_ioc(int argc, char **argv)
 	}
 	if (close(fd)) {
 		fprintf(stderr, "ktool: ioc %s %s: close: %s\n", argv[1], op, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int cmd_whiteout(int argc, char **argv)
+{
+	char from[4096], to[4096];
+
+	if (argc != 3)
+		return 2;
+	snprintf(from, sizeof(from), "%s/%s", argv[1], argv[2]);
+	snprintf(to, sizeof(to), "%s/%s.moved", argv[1], argv[2]);
+	if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_WHITEOUT)) {
+		fprintf(stderr, "ktool: whiteout %s: %s\n", from, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int cmd_tmpfile(int argc, char **argv)
+{
+	char path[4096], proc[64];
+	int fd, err;
+
+	if (argc != 4)
+		return 2;
+	fd = open(argv[1], O_TMPFILE | O_RDWR, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "ktool: tmpfile in %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	err = write_range(fd, name_seed(argv[2], 0), 0, 0, strtoull(argv[3], NULL, 0));
+	snprintf(path, sizeof(path), "%s/%s", argv[1], argv[2]);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (!err && linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW))
+		err = -errno;
+	close(fd);
+	if (err) {
+		fprintf(stderr, "ktool: tmpfile %s: %s\n", path, strerror(-err));
 		return 1;
 	}
 	return 0;
@@ -2433,6 +2501,8 @@ static const struct {
 	{ "zone-reset", cmd_zone_reset },
 	{ "shutdown", cmd_shutdown },
 	{ "ioc", cmd_ioc },
+	{ "whiteout", cmd_whiteout },
+	{ "tmpfile", cmd_tmpfile },
 	{ "zone-write", cmd_zone_write },
 };
 

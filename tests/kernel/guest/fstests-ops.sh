@@ -8,6 +8,11 @@
 #               committed, aborted and dropped by close (f2fs/004, 010)
 #               pin: a pinned file fallocated until ENOSPC with
 #               checkpoint=disable:10% (f2fs/011)
+#               gen: what generic tests leave: fallocate beyond i_size
+#               (KEEP_SIZE), preallocated, punched, zeroed, collapsed and
+#               inserted ranges; whiteouts (RENAME_WHITEOUT); O_TMPFILE
+#               files linked in; truncation down and far up; 300 hard
+#               links; 255-byte names
 #               lfs: files filled and thinned with mode=lfs,noinline_dentry,
 #               then with checkpoint=disable:10%,noinline_dentry (f2fs/005,
 #               006 mount with both, which Linux refuses now)
@@ -63,6 +68,39 @@ init)
 		kt_run "pin" ktool ioc /mnt/pin/pinned pin
 		echo "pinned file: $(ktool ioc /mnt/pin/pinned fallocate 1000000) blocks fallocated"
 		kt_umount pin
+	fi
+	if have gen; then
+		kt_mount gen
+		g=/mnt/gen
+		for spec in "keep 524288 1048576" "plain 0 4194304" "punch 65536 131072" "zero 4096 200000" \
+			    "collapse 65536 65536" "insert 65536 65536"; do
+			set -- $spec
+			kt_run "$1 file" ktool put $g/$1 1048576
+			kt_run "fallocate $spec" ktool ioc $g/$1 falloc $1 $2 $3
+		done
+		: > $g/empty-keep
+		kt_run "fallocate keep on an empty file" ktool ioc $g/empty-keep falloc keep 0 65536
+		kt_run "w1" ktool put $g/w1 100
+		kt_run "whiteout w1" ktool whiteout $g w1
+		mkdir $g/wd
+		kt_run "wd/x" ktool put $g/wd/x 5000
+		xsum=$(md5sum < $g/wd/x)
+		kt_run "whiteout wd/x" ktool whiteout $g/wd x
+		kt_run "tmpfile t1" ktool tmpfile $g t1 3000
+		kt_run "tmpfile t2" ktool tmpfile $g t2 300000
+		kt_run "trunc" ktool put $g/trunc 1048576
+		truncate -s 100000 $g/trunc && truncate -s 50000000 $g/trunc || kt_fail "truncate"
+		kt_run "linked" ktool put $g/linked 10
+		i=0
+		while [ $i -lt 300 ]; do ln $g/linked $g/l$i || kt_fail "link $i"; i=$((i + 1)); done
+		long=$(printf 'n%.0s' $(seq 1 255))
+		kt_run "a 255-byte name" ktool put "$g/$long" 5000
+		sync
+		echo 3 > /proc/sys/vm/drop_caches
+		kt_run "t2 reads back" ktool check $g/t2 300000
+		[ "$(md5sum < $g/wd/x.moved)" = "$xsum" ] || kt_fail "the whiteout's file did not move whole"
+		[ -c $g/wd/x ] || kt_fail "no whiteout (a character device) in the file's place"
+		kt_umount gen
 	fi
 	if have lfs; then
 		# (Linux refuses mode=lfs with checkpoint=disable: one, then the other)
