@@ -42,6 +42,7 @@ check_all() {
 	done
 }
 
+# shellcheck disable=SC2154 # ok_<name> are set through eval in check_all
 if kt_guest ops-init -t 600 -a init -A "Start checkpoint disabled" "$KSRC/guest/fstests-ops.sh" \
 	cmp="$KWORK/cmp.img" atom="$KWORK/atom.img" pin="$KWORK/pin.img" lfs="$KWORK/lfs.img" \
 	gen="$KWORK/gen.img"; then
