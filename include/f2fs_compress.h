@@ -1,7 +1,7 @@
 /*
  * f2fs_compress.h - compressed clusters: their on-disk header and the
- * decompressors (LZ4 in lib/ itself, the kernel's default; ZSTD and LZO
- * through their libraries when the build has them).
+ * decompressors (LZ4, the kernel's default, and LZO and LZO-RLE in lib/
+ * itself; ZSTD through its library when the build has it).
  */
 #ifndef F2FS_COMPRESS_H
 #define F2FS_COMPRESS_H
@@ -27,10 +27,16 @@
 int f2fs_lz4_decompress(const uint8_t *src, size_t srclen, uint8_t *dst,
 			size_t dstlen, size_t *outlen);
 
+/* Decompress an LZO1X stream (the original bitstream, or version 1 with
+ * runs of zeroes: the kernel's lzo-rle) of srclen bytes into dst, as
+ * f2fs_lz4_decompress() does. */
+int f2fs_lzo1x_decompress(const uint8_t *src, size_t srclen, uint8_t *dst, size_t dstlen,
+			  size_t *outlen);
+
 /* Decompress a cluster: blocks holds nblocks compressed blocks (header
  * first); out receives exactly outlen bytes (the whole cluster).
- * -EOPNOTSUPP for an algorithm this build cannot decompress (LZO-RLE,
- * or ZSTD/LZO built without their libraries). */
+ * -EOPNOTSUPP for an algorithm this build cannot decompress (ZSTD built
+ * without libzstd, or an unknown one). */
 int f2fs_decompress_cluster(unsigned int algorithm, const uint8_t *blocks,
 			    uint32_t nblocks, uint8_t *out, size_t outlen);
 

@@ -1,15 +1,12 @@
 /*
  * compress.c - reading compressed clusters: the LZ4 block decompressor
  * (written from the published block format; every length and offset is
- * checked against both buffers), ZSTD and LZO through their libraries
- * when the build has them, and the cluster header.
+ * checked against both buffers), ZSTD through its library when the build
+ * has it, LZO and LZO-RLE through lib/lzo.c, and the cluster header.
  */
 #include <string.h>
 #ifdef HAVE_ZSTD
 #include <zstd.h>
-#endif
-#ifdef HAVE_LZO
-#include <lzo1x.h>
 #endif
 
 #include "f2fs_fs.h"
@@ -88,22 +85,6 @@ static int zstd_decompress(const uint8_t *src, size_t srclen, uint8_t *dst, size
 }
 #endif
 
-#ifdef HAVE_LZO
-/* LZO1X, the kernel's lzo compressor (not its lzo-rle variant). */
-static int lzo_decompress(const uint8_t *src, size_t srclen, uint8_t *dst, size_t dstlen,
-			  size_t *outlen)
-{
-	lzo_uint n = dstlen;
-
-	if (lzo_init() != LZO_E_OK)
-		return -EOPNOTSUPP;
-	if (lzo1x_decompress_safe(src, srclen, dst, &n, NULL) != LZO_E_OK)
-		return -EFSCORRUPTED;
-	*outlen = n;
-	return 0;
-}
-#endif
-
 int f2fs_decompress_cluster(unsigned int algorithm, const uint8_t *blocks,
 			    uint32_t nblocks, uint8_t *out, size_t outlen)
 {
@@ -124,11 +105,10 @@ int f2fs_decompress_cluster(unsigned int algorithm, const uint8_t *blocks,
 		err = zstd_decompress(blocks + COMPRESS_HEADER_SIZE, clen, out, outlen, &got);
 		break;
 #endif
-#ifdef HAVE_LZO
 	case COMPRESS_LZO:
-		err = lzo_decompress(blocks + COMPRESS_HEADER_SIZE, clen, out, outlen, &got);
+	case COMPRESS_LZORLE:
+		err = f2fs_lzo1x_decompress(blocks + COMPRESS_HEADER_SIZE, clen, out, outlen, &got);
 		break;
-#endif
 	default:
 		return -EOPNOTSUPP;
 	}

@@ -1,6 +1,6 @@
 # lib/core.mk: layout, superblock, checkpoint, mount, the checkpoint commit,
 # compression, and the small shared formats and helpers below.
-lib_libf2fs_a_SOURCES += lib/super.c lib/checkpoint.c lib/mount.c lib/layout.c lib/features.c lib/commit.c lib/compress.c lib/compress_write.c
+lib_libf2fs_a_SOURCES += lib/super.c lib/checkpoint.c lib/mount.c lib/layout.c lib/features.c lib/commit.c lib/compress.c lib/lzo.c lib/compress_write.c
 noinst_HEADERS += include/f2fs_super.h include/f2fs_ckpt.h include/f2fs_features.h include/f2fs_commit.h include/f2fs_compress.h include/f2fs_compressor.h
 # The quota file format (mkfs writes it, fsck checks and rebuilds it).
 lib_libf2fs_a_SOURCES += lib/quota.c

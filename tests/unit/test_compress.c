@@ -1,9 +1,10 @@
 /*
- * test_compress.c - the LZ4 block decompressor and the cluster header:
- * hand-assembled blocks (literals only, overlapping matches, long lengths),
- * and every kind of malformed input refused without overrunning a buffer;
+ * test_compress.c - the LZ4 and LZO1X decompressors and the cluster
+ * header: hand-assembled blocks (literals only, overlapping matches, long
+ * lengths, every LZO instruction form, LZO-RLE's runs of zeroes), and
+ * every kind of malformed input refused without overrunning a buffer;
  * ZSTD and LZO clusters made by their own libraries, when the build has
- * them.
+ * them (LZO's also cut at every length).
  */
 #ifdef HAVE_ZSTD
 #include <zstd.h>
@@ -114,9 +115,69 @@ static void test_cluster(void)
 #else
 	CHECK(f2fs_decompress_cluster(COMPRESS_ZSTD, blk, 1, out, sizeof(out)) == -EOPNOTSUPP);
 #endif
-	CHECK(f2fs_decompress_cluster(COMPRESS_LZORLE, blk, 1, out, sizeof(out)) == -EOPNOTSUPP);
+	CHECK(f2fs_decompress_cluster(COMPRESS_LZORLE, blk, 1, out, sizeof(out)) == -EFSCORRUPTED);
+	CHECK(f2fs_decompress_cluster(7, blk, 1, out, sizeof(out)) == -EOPNOTSUPP);
 	put_le32(blk, F2FS_BLKSIZE);	/* clen past the blocks */
 	CHECK(f2fs_decompress_cluster(COMPRESS_LZ4, blk, 1, out, sizeof(out)) == -EFSCORRUPTED);
+}
+
+/* LZO1X, version 0: a first run of 5 literals "abcde", then 001LLLLL with
+ * L = 7 (a block of 9) at distance 5, then the end (0x11 0 0). */
+static void test_lzo_basic(void)
+{
+	static const uint8_t src[] = { 22, 'a', 'b', 'c', 'd', 'e', 0x27, 0x10, 0x00,
+				       0x11, 0x00, 0x00 };
+	uint8_t out[32];
+	size_t n = 0;
+
+	CHECK(f2fs_lzo1x_decompress(src, sizeof(src), out, sizeof(out), &n) == 0);
+	CHECK_EQ_U64(n, 14);
+	CHECK(memcmp(out, "abcdeabcdeabcd", 14) == 0);
+	/* one byte short of the end marker */
+	CHECK(f2fs_lzo1x_decompress(src, sizeof(src) - 1, out, sizeof(out), &n) == -EFSCORRUPTED);
+	/* the output buffer one byte short */
+	CHECK(f2fs_lzo1x_decompress(src, sizeof(src), out, 13, &n) == -EFSCORRUPTED);
+}
+
+/* The instruction forms: a first byte of 19 (2 literals "xy", state 2);
+ * 01LDDDSS = 0x45 (3 bytes from 2 back, then 1 literal 'z'); 0000DDSS in
+ * state 1 (2 bytes from 1 back, no literal); 0000LLLL in state 0 (a run
+ * of 1 + 3 literals "1234"); then the end. */
+static void test_lzo_forms(void)
+{
+	static const uint8_t src[] = {
+		19, 'x', 'y',			/* literals "xy", state 2 */
+		0x45, 0x00, 'z',		/* "xyx" from 2 back, then "z" */
+		0x00, 0x00,			/* "zz" from 1 back, state 0 */
+		0x01, '1', '2', '3', '4',	/* 4 literals, state 4 */
+		0x11, 0x00, 0x00,		/* end */
+	};
+	uint8_t out[64];
+	size_t n = 0;
+
+	CHECK(f2fs_lzo1x_decompress(src, sizeof(src), out, sizeof(out), &n) == 0);
+	CHECK_EQ_U64(n, 12);
+	CHECK(memcmp(out, "xyxyxzzz1234", 12) == 0);
+}
+
+/* Version 1 (LZO-RLE): the marker 17 1, 4 literals, a run of
+ * ((X << 3) | LLL) + 4 = (2 << 3 | 5) + 4 = 25 zeroes with one literal
+ * after it, then the end; the same run is a block copy in version 0. */
+static void test_lzo_rle(void)
+{
+	static const uint8_t v1[] = { 17, 1, 21, 'w', 'x', 'y', 'z', 0x1d, 0xfd, 0xff, 2, '!',
+				      0x11, 0x00, 0x00 };
+	uint8_t out[64], v0[sizeof(v1) - 2];
+	size_t n = 0;
+
+	CHECK(f2fs_lzo1x_decompress(v1, sizeof(v1), out, sizeof(out), &n) == 0);
+	CHECK_EQ_U64(n, 4 + 25 + 1);
+	CHECK(memcmp(out, "wxyz", 4) == 0 && out[29] == '!');
+	for (int i = 4; i < 29; i++)
+		CHECK(out[i] == 0);
+	/* version 0: 0x1d is a block 16 KiB and more back, past the start */
+	memcpy(v0, v1 + 2, sizeof(v0));
+	CHECK(f2fs_lzo1x_decompress(v0, sizeof(v0), out, sizeof(out), &n) == -EFSCORRUPTED);
 }
 
 /* A cluster compressed by the library itself, with the header the
@@ -144,6 +205,37 @@ static void fill_text(uint8_t *p, size_t n)
 		p[i] = (uint8_t)("f2fs cluster "[i % 13] + (i / 997) % 7);
 }
 
+#ifdef HAVE_LZO
+/* liblzo2's own streams of text, zeroes and noise decode to what went
+ * in, and every cut of them is refused, never overrunning. */
+static void check_lzo_library(uint8_t *plain, size_t plen, void *wrk)
+{
+	static uint8_t c[8 * F2FS_BLKSIZE], out[4 * F2FS_BLKSIZE];
+	uint32_t x = 12345;
+
+	for (int kind = 0; kind < 3; kind++) {
+		lzo_uint n = sizeof(c);
+		size_t got = 0;
+
+		for (size_t i = 0; i < plen; i++) {
+			x = x * 1103515245u + 12345u;
+			if (kind == 1)
+				plain[i] = i % 300 < 200 ? 0 : (uint8_t)(x >> 24);
+			else if (kind == 2)
+				plain[i] = (uint8_t)(x >> 24);
+		}
+		CHECK(lzo1x_1_compress(plain, plen, c, &n, wrk) == LZO_E_OK);
+		CHECK(f2fs_lzo1x_decompress(c, n, out, sizeof(out), &got) == 0);
+		CHECK_EQ_U64(got, plen);
+		CHECK(memcmp(out, plain, plen) == 0);
+		for (size_t cut = 0; cut < n; cut += 1 + cut / 8)
+			CHECK(f2fs_lzo1x_decompress(c, cut, out, sizeof(out), &got) != 0 ||
+			      got < plen);
+	}
+	fill_text(plain, plen);
+}
+#endif
+
 static void test_libraries(void)
 {
 	static uint8_t plain[4 * F2FS_BLKSIZE], c[2 * F2FS_BLKSIZE];
@@ -166,6 +258,7 @@ static void test_libraries(void)
 		CHECK(lzo_init() == LZO_E_OK);
 		CHECK(lzo1x_1_compress(plain, sizeof(plain), c, &n, wrk) == LZO_E_OK);
 		check_library_cluster(COMPRESS_LZO, c, n, plain, sizeof(plain));
+		check_lzo_library(plain, sizeof(plain), wrk);
 	}
 #endif
 	(void)c;
@@ -179,6 +272,9 @@ int main(void)
 	test_long_match();
 	test_malformed();
 	test_cluster();
+	test_lzo_basic();
+	test_lzo_forms();
+	test_lzo_rle();
 	test_libraries();
 	return unit_finish("test_compress");
 }

@@ -8,6 +8,12 @@
 #               committed, aborted and dropped by close (f2fs/004, 010)
 #               pin: a pinned file fallocated until ENOSPC with
 #               checkpoint=disable:10% (f2fs/011)
+#               copt: files written in directories flagged compressed,
+#               under f2fs/016's compression mount
+#               options (lzo, lz4:3, zstd:1, lzo-rle, compress_log_size=8
+#               with compress_chksum, compress_cache with log size 2,
+#               compress and nocompress extensions), one directory removed;
+#               md5sums of what the kernel reads in its MANIFEST
 #               gen: what generic tests leave: fallocate beyond i_size
 #               (KEEP_SIZE), preallocated, punched, zeroed, collapsed and
 #               inserted ranges; whiteouts (RENAME_WHITEOUT); O_TMPFILE
@@ -68,6 +74,31 @@ init)
 		kt_run "pin" ktool ioc /mnt/pin/pinned pin
 		echo "pinned file: $(ktool ioc /mnt/pin/pinned fallocate 1000000) blocks fallocated"
 		kt_umount pin
+	fi
+	if have copt; then
+		for o in compress_algorithm=lzo compress_algorithm=lz4:3 compress_algorithm=zstd:1 \
+			 compress_algorithm=lzo-rle compress_log_size=8,compress_chksum \
+			 compress_cache,compress_log_size=2 compress_extension=txt,nocompress_extension=bin; do
+			kt_mount copt "$o" || continue
+			d=/mnt/copt/$(echo "$o" | tr ',=:' '___')
+			mkdir -p "$d"
+			kt_run "$o: compr" ktool compr "$d"
+			kt_run "$o: text" ktool put "$d/text" 3000000 -t
+			sync
+			c=$(ktool ioc "$d/text" cblocks)
+			echo "copt, $o: text has ${c:-no} compressed blocks"
+			[ "${c:-0}" -gt 0 ] || kt_fail "$o: nothing compressed"
+			kt_run "$o: rand" ktool put "$d/rand" 300000
+			kt_run "$o: a.txt" ktool put "$d/a.txt" 200000 -t
+			kt_run "$o: b.bin" ktool put "$d/b.bin" 200000 -t
+			kt_umount copt
+		done
+		kt_mount copt
+		for f in /mnt/copt/*/text; do kt_run "$f reads back" ktool check "$f" 3000000 -t; done
+		rm -rf /mnt/copt/compress_log_size_8_compress_chksum
+		# what the kernel reads, for the host's dump.f2fs -r to match
+		(cd /mnt/copt && find . -type f ! -name MANIFEST -exec md5sum {} + > MANIFEST)
+		kt_umount copt
 	fi
 	if have gen; then
 		kt_mount gen
