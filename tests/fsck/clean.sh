@@ -56,36 +56,30 @@ head -c 30000000 /dev/zero | tr '\0' r >"$SRC/d/e/large"
 ln "$SRC/small" "$SRC/d/hard"
 ln -s ../small "$SRC/d/sym"
 for i in $(seq 1 1500); do echo "$i" >"$SRC/many/f$i"; done
-for opts in "" "-O extra_attr,inode_checksum,sb_checksum" "-O extra_attr,quota,lost_found,inode_crtime" "-O casefold -C utf8" "-i"; do
+# tools_sload MKFS LABEL OPTS...: a fresh 1 GiB image from MKFS, filled by
+# f2fs-tools' sload, checks clean; it stays in $WORK/s.img.
+tools_sload() {
+	local mk=$1 label=$2
+	shift 2
 	img=$WORK/s.img
 	rm -f "$img"
 	truncate -s 1G "$img"
-	"$MKFS_ORACLE" -f -q $opts "$img" >/dev/null 2>&1 || { fail "mkfs.f2fs $opts"; continue; }
+	"$mk" -f -q "$@" "$img" >/dev/null 2>&1 || { fail "$label $*"; return 1; }
 	"$SLOAD_ORACLE" -f "$SRC" "$img" >/dev/null 2>&1
-	check_clean "sload on mkfs.f2fs $opts" "$img"
-	rm -f "$img"
-	truncate -s 1G "$img"
-	"$MKFS" -f -q $opts "$img" >/dev/null 2>&1 || { fail "our mkfs $opts"; continue; }
-	"$SLOAD_ORACLE" -f "$SRC" "$img" >/dev/null 2>&1
-	check_clean "sload on our mkfs $opts" "$img"
+	check_clean "sload on $label $*" "$img"
+}
+for opts in "" "-O extra_attr,inode_checksum,sb_checksum" "-O extra_attr,quota,lost_found,inode_crtime" "-O casefold -C utf8" "-i"; do
+	tools_sload "$MKFS_ORACLE" mkfs.f2fs $opts
+	tools_sload "$MKFS" "our mkfs" $opts
 done
 # read-only images (-O ro: no SSA area, two logs that the other four share
 # segments with), as f2fs-tools makes and fills them
 for opts in "-O ro" "-O ro,extra_attr,inode_checksum,sb_checksum,inode_crtime"; do
-	img=$WORK/s.img
-	rm -f "$img"
-	truncate -s 1G "$img"
-	"$MKFS_ORACLE" -f -q $opts "$img" >/dev/null 2>&1 || { fail "mkfs.f2fs $opts"; continue; }
-	check_clean "mkfs.f2fs $opts" "$img"
-	"$SLOAD_ORACLE" -f "$SRC" "$img" >/dev/null 2>&1
-	check_clean "sload on mkfs.f2fs $opts" "$img"
+	fresh "$MKFS_ORACLE" 1G $opts
+	tools_sload "$MKFS_ORACLE" mkfs.f2fs $opts || continue
 	run_fsck "$img" -a
 	[ "$RC" = 0 ] && pass "preen on sload on mkfs.f2fs $opts" || fail "preen on sload on mkfs.f2fs $opts: exit $RC"
-	rm -f "$img"
-	truncate -s 1G "$img"
-	"$MKFS" -f -q $opts "$img" >/dev/null 2>&1 || { fail "our mkfs $opts"; continue; }
-	"$SLOAD_ORACLE" -f "$SRC" "$img" >/dev/null 2>&1
-	check_clean "sload on our mkfs $opts" "$img"
+	tools_sload "$MKFS" "our mkfs" $opts
 done
 # not with -s 4: f2fs-tools 1.15 then counts more user blocks than the main
 # area has, and the kernel refuses the checkpoint ("Wrong user_block_count")

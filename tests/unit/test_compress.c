@@ -19,27 +19,34 @@
 #include "f2fs_err.h"
 #include "f2fs_compress.h"
 
+typedef int (*decoder_fn)(const uint8_t *src, size_t srclen, uint8_t *dst, size_t dstlen,
+			  size_t *outlen);
+
+/* src (len bytes) must decode with fn to exactly the n bytes of want. */
+static void check_decodes(decoder_fn fn, const uint8_t *src, size_t len, const char *want, size_t n)
+{
+	uint8_t out[64];
+	size_t got = 0;
+
+	CHECK(n <= sizeof(out));
+	CHECK(fn(src, len, out, sizeof(out), &got) == 0);
+	CHECK_EQ_U64(got, n);
+	CHECK(memcmp(out, want, n) == 0);
+}
+
 static void test_literals_only(void)
 {
 	static const uint8_t src[] = { 0x50, 'h', 'e', 'l', 'l', 'o' };
-	uint8_t out[16];
-	size_t n = 0;
 
-	CHECK(f2fs_lz4_decompress(src, sizeof(src), out, sizeof(out), &n) == 0);
-	CHECK_EQ_U64(n, 5);
-	CHECK(memcmp(out, "hello", 5) == 0);
+	check_decodes(f2fs_lz4_decompress, src, sizeof(src), "hello", 5);
 }
 
 /* "abc" then a match of 9 at offset 3 (overlapping), then "xyz". */
 static void test_overlapping_match(void)
 {
 	static const uint8_t src[] = { 0x35, 'a', 'b', 'c', 3, 0, 0x30, 'x', 'y', 'z' };
-	uint8_t out[32];
-	size_t n = 0;
 
-	CHECK(f2fs_lz4_decompress(src, sizeof(src), out, sizeof(out), &n) == 0);
-	CHECK_EQ_U64(n, 15);
-	CHECK(memcmp(out, "abcabcabcabcxyz", 15) == 0);
+	check_decodes(f2fs_lz4_decompress, src, sizeof(src), "abcabcabcabcxyz", 15);
 }
 
 /* A run: one 'z' literal, then a match of 4096 - 1 at offset 1 using the
@@ -130,9 +137,7 @@ static void test_lzo_basic(void)
 	uint8_t out[32];
 	size_t n = 0;
 
-	CHECK(f2fs_lzo1x_decompress(src, sizeof(src), out, sizeof(out), &n) == 0);
-	CHECK_EQ_U64(n, 14);
-	CHECK(memcmp(out, "abcdeabcdeabcd", 14) == 0);
+	check_decodes(f2fs_lzo1x_decompress, src, sizeof(src), "abcdeabcdeabcd", 14);
 	/* one byte short of the end marker */
 	CHECK(f2fs_lzo1x_decompress(src, sizeof(src) - 1, out, sizeof(out), &n) == -EFSCORRUPTED);
 	/* the output buffer one byte short */
@@ -152,12 +157,8 @@ static void test_lzo_forms(void)
 		0x01, '1', '2', '3', '4',	/* 4 literals, state 4 */
 		0x11, 0x00, 0x00,		/* end */
 	};
-	uint8_t out[64];
-	size_t n = 0;
 
-	CHECK(f2fs_lzo1x_decompress(src, sizeof(src), out, sizeof(out), &n) == 0);
-	CHECK_EQ_U64(n, 12);
-	CHECK(memcmp(out, "xyxyxzzz1234", 12) == 0);
+	check_decodes(f2fs_lzo1x_decompress, src, sizeof(src), "xyxyxzzz1234", 12);
 }
 
 /* Version 1 (LZO-RLE): the marker 17 1, 4 literals, a run of
