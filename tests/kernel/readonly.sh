@@ -4,7 +4,8 @@
 # with).  Our mkfs formats them (-s 1, -s 4 and -s 7, with more features)
 # and a loader fills them (the way read-only images are built; the kernel
 # never writes one): f2fs-tools' sload.f2fs and ours (also with
-# compression, and into f2fs-tools' own layout).  The kernel must refuse a
+# compression, the saved blocks released or not, and into f2fs-tools' own
+# layout).  The kernel must refuse a
 # read-write mount, mount read-only and read every file back; both fscks
 # find the images clean, and our fsck -y writes nothing.
 . "$(dirname "$0")/kcommon.sh"
@@ -46,6 +47,7 @@ for spec in "ro1:512M:ours:tools::-O ro" \
 	    "our1:512M:ours:ours::-O ro" \
 	    "our7:1G:ours:ours::-s 7 -O ro,extra_attr,quota,lost_found,inode_checksum,flexible_inline_xattr" \
 	    "ourc:512M:ours:ours:-c -a lz4:-O ro,extra_attr,compression" \
+	    "ourr:512M:ours:ours:-c -r -a lz4:-O ro,extra_attr,compression" \
 	    "tool:512M:tools:ours::-O ro"; do
 	IFS=: read -r name size mk loader sopts opts <<EOS
 $spec
