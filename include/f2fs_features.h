@@ -6,7 +6,9 @@
 #ifndef F2FS_FEATURES_H
 #define F2FS_FEATURES_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include "f2fs_fs.h"
 
 struct f2fs_feature_name {
 	const char *name;	/* as written after -O */
@@ -23,6 +25,14 @@ uint32_t f2fs_feature_by_name(const char *name);
 const char *f2fs_feature_name(uint32_t mask);
 /* Bits of `features` that need EXTRA_ATTR while it is absent (0 if ok). */
 uint32_t f2fs_features_missing_extra_attr(uint32_t features);
+/* Whether a volume with these features keeps log t (CURSEG_*): every log,
+ * but a read-only image (RO) only hot data and hot node, whose segments
+ * the other four share (the kernel's sanity_check_curseg() and
+ * f2fs_sanity_check_ckpt() skip them). */
+static inline bool f2fs_features_keep_log(uint32_t features, int t)
+{
+	return !(features & F2FS_FEATURE_RO) || t == CURSEG_HOT_DATA || t == CURSEG_HOT_NODE;
+}
 /* Format the set bits as "a,b,c" into buf (always NUL-terminated);
  * unknown bits are written as 0x... */
 void f2fs_features_to_string(uint32_t features, char *buf, unsigned int size);

@@ -18,6 +18,7 @@
 #include "f2fs_fs.h"
 #include "f2fs_dev.h"
 #include "f2fs_ckpt.h"
+#include "f2fs_features.h"
 
 /* Result of validating one superblock copy or one checkpoint pack. */
 struct f2fs_check_result {
@@ -179,12 +180,10 @@ static inline bool f2fs_is_ro_image(const struct f2fs_fs *fs)
 {
 	return fs->features & F2FS_FEATURE_RO;
 }
-/* Whether the kernel keeps log t: every log, but on a read-only image
- * only hot data and hot node (sanity_check_curseg() and
- * f2fs_sanity_check_ckpt() skip the others). */
+/* Whether the kernel keeps log t (f2fs_features_keep_log()). */
 static inline bool f2fs_log_in_use(const struct f2fs_fs *fs, int t)
 {
-	return !f2fs_is_ro_image(fs) || t == CURSEG_HOT_DATA || t == CURSEG_HOT_NODE;
+	return f2fs_features_keep_log(fs->features, t);
 }
 /* Address of the current copy of SIT block / NAT block index. */
 uint32_t f2fs_current_sit_addr(const struct f2fs_fs *fs, uint32_t sit_block);

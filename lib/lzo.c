@@ -198,7 +198,7 @@ int f2fs_lzo1x_decompress(const uint8_t *src, size_t srclen, uint8_t *dst, size_
 		if (r < 0)
 			return r;
 		if (r == 1) {			/* a literal run: no literals after it */
-			state = 4;
+			state = after;
 			continue;
 		}
 		if (end)

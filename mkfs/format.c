@@ -19,6 +19,7 @@
 #include "mkfs.h"
 #include "f2fs_crc.h"
 #include "f2fs_err.h"
+#include "f2fs_features.h"
 #include "f2fs_super.h"
 #include "f2fs_ckpt.h"
 
@@ -191,13 +192,6 @@ static bool ro_image(const struct mkfs_ctx *ctx)
 	return ctx->o.features & F2FS_FEATURE_RO;
 }
 
-/* Whether log type has a segment of its own: all six, or the two of a
- * read-only image. */
-static bool log_owns_segment(const struct mkfs_ctx *ctx, int type)
-{
-	return !ro_image(ctx) || type == CURSEG_HOT_DATA || type == CURSEG_HOT_NODE;
-}
-
 static uint32_t log_blocks(const struct mkfs_ctx *ctx, int type)
 {
 	if (type == CURSEG_HOT_NODE)
@@ -230,7 +224,7 @@ static int write_sit(struct mkfs_ctx *ctx)
 			struct f2fs_sit_entry *e;
 			uint32_t k, n = log_blocks(ctx, u);
 
-			if (l->cur_seg[u] / SIT_ENTRY_PER_BLOCK != sit_blk || !log_owns_segment(ctx, u))
+			if (l->cur_seg[u] / SIT_ENTRY_PER_BLOCK != sit_blk || !f2fs_features_keep_log(ctx->o.features, u))
 				continue;
 			e = &blk.entries[l->cur_seg[u] % SIT_ENTRY_PER_BLOCK];
 			e->vblocks = cpu_to_le16((uint16_t)((u << SIT_VBLOCKS_SHIFT) | n));
@@ -323,7 +317,7 @@ static int write_tree(struct mkfs_ctx *ctx)
 	 * root's dentry block, whose unused name slots (where a node's footer
 	 * would be) are zero. */
 	if (mkfs_in_seq_zone(ctx, seg_start(ctx, CURSEG_WARM_NODE)) ||
-	    !log_owns_segment(ctx, CURSEG_WARM_NODE))
+	    !f2fs_features_keep_log(ctx->o.features, CURSEG_WARM_NODE))
 		return 0;
 	memset(zero, 0, sizeof(zero));
 	return main_write(ctx, seg_start(ctx, CURSEG_WARM_NODE), 1, zero);

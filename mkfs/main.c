@@ -116,8 +116,9 @@ static int compute_layout(struct mkfs_ctx *ctx)
 				       "formatting the whole device\n",
 				       (unsigned long long)ctx->o.sectors, sector, ctx->o.device,
 				       (unsigned long long)bytes);
-		} else
+		} else {
 			bytes = ctx->o.sectors * sector;
+		}
 	}
 	memset(&p, 0, sizeof(p));
 	p.total_sectors = bytes / sector;
