@@ -898,6 +898,33 @@ static void check_encrypt_flag(struct fsck_walk *w, uint32_t ino, const struct f
 		c->i.i_advise |= FADVISE_ENCRYPT_BIT;
 }
 
+/* The converse: the flag without a context.  The kernel takes the flag as
+ * the inode's encryption (S_ENCRYPTED, f2fs_set_inode_flags()) and reads
+ * the context before it lists, looks up in, opens or follows the inode;
+ * without one that fails (fscrypt_get_encryption_info(): -ENODATA) and
+ * nothing in it can be reached.  No key can be derived without the
+ * context's nonce either, so clearing the flag (as e2fsck does) loses
+ * nothing and lets the kernel read what is there.  Asked only when all of
+ * the inode's xattrs were read: a lost xattr node may have held it. */
+static void check_encrypt_context(struct fsck_walk *w, uint32_t ino, const struct f2fs_inode *ri,
+				  bool all_read)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	const struct f2fs_node *fixed = fsck_fix_node_peek(ctx, ino);
+	uint16_t mode = w->file.mode;
+	struct f2fs_node *c;
+
+	if (!(ri->i_advise & FADVISE_ENCRYPT_BIT) || w->file.crypt_ctx || !all_read ||
+	    !(S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode)))
+		return;
+	if (fixed && !(fixed->i.i_advise & FADVISE_ENCRYPT_BIT))
+		return;	/* another fix cleared it (check_inline_data()) */
+	if (!fixed && S_ISREG(mode) && (ri->i_inline & F2FS_INLINE_DATA))
+		return;	/* check_inline_data() reports the inode */
+	if ((c = PLAN(PR_INODE_ENCRYPT_NO_CONTEXT)))
+		c->i.i_advise &= (uint8_t)~FADVISE_ENCRYPT_BIT;
+}
+
 void fsck_check_xattrs(struct fsck_walk *w, const struct f2fs_node *inode,
 		       const struct f2fs_node *xnode)
 {
@@ -927,11 +954,11 @@ void fsck_check_xattrs(struct fsck_walk *w, const struct f2fs_node *inode,
 		memcpy(space + size, xnode, 4072);
 		size += 4072;
 	}
-	if (size < sizeof(struct f2fs_xattr_header) + 4)
-		return;
 	/* an area never written (no header) holds no entries */
-	if (!memcmp(space, zero, 4) && !get_le32(space + sizeof(struct f2fs_xattr_header)))
-		return;
-	walk_xattr_list(w, ino, space, size, ixa);
-	check_encrypt_flag(w, ino, ri);
+	if (size >= sizeof(struct f2fs_xattr_header) + 4 &&
+	    (memcmp(space, zero, 4) || get_le32(space + sizeof(struct f2fs_xattr_header)))) {
+		walk_xattr_list(w, ino, space, size, ixa);
+		check_encrypt_flag(w, ino, ri);
+	}
+	check_encrypt_context(w, ino, ri, xnode || !ri->i_xattr_nid);
 }

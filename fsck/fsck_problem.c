@@ -244,6 +244,9 @@ const struct fsck_problem_def fsck_problems[] = {
 	P(INODE_ENCRYPT_FLAG, E, false, FIX_INODE_FIELD,
 	  "ino {ino}: an encryption context xattr but no encryption flag in i_advise (the kernel "
 	  "reads the cipher text as the file's names or data)"),
+	P(INODE_ENCRYPT_NO_CONTEXT, E, false, FIX_INODE_FIELD,
+	  "ino {ino}: the encryption flag in i_advise but no encryption context xattr (the kernel "
+	  "can neither list, open nor follow it): the flag is cleared"),
 	P(DENT_NAME_LEN, E, false, FIX_DENTRY_DROP,
 	  "{path}: dentry slot {idx} has name length {found}"),
 	P(DENT_SLOTS, E, false, FIX_DENTRY_DROP,
