@@ -38,10 +38,13 @@ bool fsck_chain_node_belongs(const struct f2fs_fs *fs, uint64_t want, const stru
 }
 
 /*
- * A pack that binds its chain to its CRC (CP_CRC_RECOVERY_FLAG, without
+ * A pack that binds its chain to the whole cp_ver (without
  * CP_NOCRC_RECOVERY_FLAG) whose first chain node carries this checkpoint's
  * version under another CRC: the nodes were written for this checkpoint
- * and the pack was rewritten since.  The kernel skips them
+ * and the pack was rewritten since.  That covers a pack that lost
+ * CP_CRC_RECOVERY_FLAG itself: nodes whose footer holds a CRC were
+ * written while the pack had the flag (the kernel sets it in every
+ * checkpoint it writes, do_checkpoint()).  The kernel skips them
  * (is_recoverable_dnode() compares the whole cp_ver); a repair re-homes
  * them under its own pack with CP_NOCRC_RECOVERY_FLAG, and the kernel
  * recovers them then.
@@ -50,8 +53,8 @@ static bool chain_of_other_crc(const struct f2fs_fs *fs, uint64_t want, const st
 {
 	uint64_t have = le64_to_cpu(n->footer.cp_ver);
 
-	return (fs->cp_flags & CP_CRC_RECOVERY_FLAG) && !(fs->cp_flags & CP_NOCRC_RECOVERY_FLAG) &&
-	       have != want && (uint32_t)have == (uint32_t)want;
+	return !(fs->cp_flags & CP_NOCRC_RECOVERY_FLAG) && have != want &&
+	       (uint32_t)have == (uint32_t)want;
 }
 
 static void check_new_inode(struct fsck_ctx *ctx, const struct f2fs_node *n, uint32_t addr)

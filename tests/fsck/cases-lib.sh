@@ -323,9 +323,10 @@ PY
 # of /big's first direct node, fz_bases.step_chain) whose node carries the
 # checkpoint's version under another CRC, the pack binding its chain to
 # its CRC (CP_CRC_RECOVERY_FLAG, not CP_NOCRC_RECOVERY_FLAG): a pack
-# rewritten after the chain.
+# rewritten after the chain.  chain_other_crc noflag: the pack has lost
+# CP_CRC_RECOVERY_FLAG as well (its ckpt_flags damaged).
 chain_other_crc() {
-	python3 - "$top_srcdir/tests/fuzz" "$top_builddir" "$IMG" "$BIG" >>"$WORK/inject.log" 2>&1 <<'PY' || echo "inject failed: chain_other_crc" >>"$WORK/inject.err"
+	python3 - "$top_srcdir/tests/fuzz" "$top_builddir" "$IMG" "$BIG" "${1:-}" >>"$WORK/inject.log" 2>&1 <<'PY' || echo "inject failed: chain_other_crc" >>"$WORK/inject.err"
 import struct, sys
 sys.path.insert(0, sys.argv[1])
 import fz_bases, fz_tools
@@ -333,8 +334,11 @@ tools, img = fz_tools.Tools(sys.argv[2]), sys.argv[3]
 fz_bases.step_chain(tools, img, {'/big': int(sys.argv[4])})
 sup = fz_bases.tool_json(tools, img, '--super')
 sb, cp = sup['superblock'], sup['checkpoint']
+flags = (cp['ckpt_flags'] | 0x40) & ~0x200
+if sys.argv[5] == 'noflag':
+    flags &= ~0x40
 fz_bases.inject(tools, img, '--cp', cp['pack_in_use'], '--cp-blk', 'first', '--mb', 'ckpt_flags',
-                '--val', (cp['ckpt_flags'] | 0x40) & ~0x200)
+                '--val', flags)
 cp = fz_bases.tool_json(tools, img, '--super')['checkpoint']
 blk = sb['main_blkaddr'] + (cp['cur_node_segno'][1] << sb['log_blocks_per_seg']) + cp['cur_node_blkoff'][1]
 node = bytearray(fz_bases.read_block(img, blk))
