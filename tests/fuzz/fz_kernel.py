@@ -11,7 +11,10 @@ with its content's MD5; here the lists are compared with the control's.
 Failures: the kernel refuses to mount, complains (an F2FS error or warning,
 an oops: the harness's rules, attributed to the image by its device name),
 flags the volume as needing fsck, cannot write a new file, or a file the
-repair kept reads back different from before the damage.  Listed for
+repair kept reads back different from before the damage (unless the
+kernel, mounting the damaged image unrepaired in a further boot, reads
+exactly what the repair kept: the damage lost it, say a newest checkpoint
+pack the kernel falls back from; listed for review).  Listed for
 review: files the repair dropped (not in their place, and not found again
 under /lost+found), whether they could have been kept depends on the
 damage; and files that read differently from a corrupted image our check
@@ -152,7 +155,11 @@ def sample(ctx, out_dir, cases, outcomes, paths, targets, n, seed, own_bases=(),
     repaired, missed = picks if picks else choose(outcomes, cases, n, seed)
     disks = []      # (name, image, role, case index or None, base)
     for base in sorted({cases[i]['base'] for i in repaired + missed} | set(own_bases)):
-        disks.append(('b%d' % len(disks), paths[base], 'control', None, base))
+        # a copy: the kernel writes to what it mounts, and the damaged
+        # images made as they were for a later boot start from the base
+        img = os.path.join(imgs, 'control-%s.img' % base)
+        subprocess.run(['cp', '--sparse=always', paths[base], img], check=True)
+        disks.append(('b%d' % len(disks), img, 'control', None, base))
     for role, picks in (('repaired', repaired), ('missed', missed)):
         for i in picks:
             img = os.path.join(imgs, '%s-%05d.img' % (role, i))
@@ -163,10 +170,31 @@ def sample(ctx, out_dir, cases, outcomes, paths, targets, n, seed, own_bases=(),
             if role == 'repaired':
                 run([ctx['tools'].fsck, '-y', img], ctx['tools'].timeout)
             disks.append(('i%d' % len(disks), img, role, i, cases[i]['base']))
+    results = boot_all(ctx, kdir, 'boot', disks)
+    # A repaired image that reads differently from its base: the kernel
+    # reads the damaged image as made, unrepaired; when it reads exactly
+    # what the repair kept, the damage lost the difference (a pack the
+    # kernel falls back from, say), not the repair.
+    asmade = []
+    for name, _img, role, i, base in disks:
+        if role == 'repaired' and differs_only(results[name], controls_of(disks, results).get(base)):
+            img = os.path.join(imgs, 'asmade-%05d.img' % i)
+            try:
+                runner.make(cases[i], img)
+            except NotApplicable:
+                continue
+            asmade.append((name + 'm', img, 'asmade', i, base))
+    seen = boot_all(ctx, kdir, 'asmade', asmade) if asmade else {}
+    return judge(disks, results, cases, outcomes,
+                 {d[0][:-1]: seen[d[0]]['sums'] for d in asmade})
+
+
+def boot_all(ctx, kdir, tag, disks):
+    """Boot the disks in batches; {name: result}."""
     results = {}
     for start in range(0, len(disks), DISKS_PER_BOOT):
         batch = disks[start:start + DISKS_PER_BOOT]
-        run_dir = os.path.join(kdir, 'boot%d' % (start // DISKS_PER_BOOT))
+        run_dir = os.path.join(kdir, '%s%d' % (tag, start // DISKS_PER_BOOT))
         rc, devs = boot(ctx, run_dir, [(d[0], d[1]) for d in batch])
         complaints = complaints_by_disk(run_dir)
         for name, _img, _role, _i, _base in batch:
@@ -175,11 +203,27 @@ def sample(ctx, out_dir, cases, outcomes, paths, targets, n, seed, own_bases=(),
                 'state': read_state(os.path.join(run_dir, 'out', name + '.state')),
                 'complaints': complaints.get(devs.get(name, '-'), []),
                 'unattributed': complaints.get('?', []), 'run': run_dir}
-    return judge(disks, results, cases, outcomes)
+    return results
 
 
-def judge(disks, results, cases, outcomes):
+def controls_of(disks, results):
+    return {d[4]: results[d[0]].get('sums') for d in disks if d[2] == 'control'}
+
+
+def differs_only(r, control):
+    """A mounted, well-behaved image whose files differ from the control's."""
+    if r['rc'] & 4 or r['sums'] is None or control is None or r['complaints']:
+        return False
+    if 'NEED-FSCK' in r['state'] or not {'WRITE-OK', 'UMOUNT-OK'} <= r['state']:
+        return False
+    return bool(compare(control, r['sums'])[0])
+
+
+def judge(disks, results, cases, outcomes, asmade=None):
+    """asmade: {name: sums} of repaired images' damaged originals, as the
+    kernel read them (None: it did not mount one)."""
     controls = {d[4]: results[d[0]] for d in disks if d[2] == 'control'}
+    asmade = asmade or {}
     details, counts = [], {'control': 0, 'repaired': 0, 'missed': 0, 'failed': 0, 'lost': 0}
     for name, _img, role, i, base in disks:
         r = results[name]
@@ -202,7 +246,14 @@ def judge(disks, results, cases, outcomes):
                 problems.append('no control listing for base %s' % base)
             else:
                 changed, lost = compare(control, r['sums'])
-                if role == 'repaired':
+                seen = asmade.get(name)
+                if role == 'repaired' and changed and seen is not None and \
+                        compare(seen, r['sums']) == ([], []) and compare(r['sums'], seen) == ([], []):
+                    details.append('REVIEW %s (%s): content differs, as the kernel reads it from '
+                                   'the damaged image too: %s' % (
+                                       name, 'repaired case %d: %s' % (i, outcomes[i].spec),
+                                       '; '.join(changed[:3])))
+                elif role == 'repaired':
                     problems += ['content differs: ' + c for c in changed[:5]]
                 elif changed:
                     # our check found nothing: the damage was to data (an
