@@ -910,13 +910,14 @@ static void check_encrypt_context(struct fsck_walk *w, uint32_t ino, const struc
 				  bool all_read)
 {
 	struct fsck_ctx *ctx = w->ctx;
-	const struct f2fs_node *fixed = fsck_fix_node_peek(ctx, ino);
+	const struct f2fs_node *fixed;
 	uint16_t mode = w->file.mode;
 	struct f2fs_node *c;
 
 	if (!(ri->i_advise & FADVISE_ENCRYPT_BIT) || w->file.crypt_ctx || !all_read ||
 	    !(S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode)))
 		return;
+	fixed = fsck_fix_node_peek(ctx, ino);
 	if (fixed && !(fixed->i.i_advise & FADVISE_ENCRYPT_BIT))
 		return;	/* another fix cleared it (check_inline_data()) */
 	if (!fixed && S_ISREG(mode) && (ri->i_inline & F2FS_INLINE_DATA))

@@ -175,18 +175,22 @@ def sample(ctx, out_dir, cases, outcomes, paths, targets, n, seed, own_bases=(),
     # reads the damaged image as made, unrepaired; when it reads exactly
     # what the repair kept, the damage lost the difference (a pack the
     # kernel falls back from, say), not the repair.
-    asmade = []
+    controls = controls_of(disks, results)
+    asmade, repaired_of = [], {}
     for name, _img, role, i, base in disks:
-        if role == 'repaired' and differs_only(results[name], controls_of(disks, results).get(base)):
+        control = controls.get(base)
+        if role == 'repaired' and control is not None and not mount_problems(results[name]) \
+                and compare(control, results[name]['sums'])[0]:
             img = os.path.join(imgs, 'asmade-%05d.img' % i)
             try:
                 runner.make(cases[i], img)
             except NotApplicable:
                 continue
-            asmade.append((name + 'm', img, 'asmade', i, base))
+            asmade.append(('a%d' % len(asmade), img, 'asmade', i, base))
+            repaired_of[asmade[-1][0]] = name
     seen = boot_all(ctx, kdir, 'asmade', asmade) if asmade else {}
     return judge(disks, results, cases, outcomes,
-                 {d[0][:-1]: seen[d[0]]['sums'] for d in asmade})
+                 {repaired_of[a]: r['sums'] for a, r in seen.items()})
 
 
 def boot_all(ctx, kdir, tag, disks):
@@ -207,41 +211,39 @@ def boot_all(ctx, kdir, tag, disks):
 
 
 def controls_of(disks, results):
-    return {d[4]: results[d[0]].get('sums') for d in disks if d[2] == 'control'}
+    """{base: the control's file list, or None}."""
+    return {d[4]: results[d[0]]['sums'] for d in disks if d[2] == 'control'}
 
 
-def differs_only(r, control):
-    """A mounted, well-behaved image whose files differ from the control's."""
-    if r['rc'] & 4 or r['sums'] is None or control is None or r['complaints']:
-        return False
-    if 'NEED-FSCK' in r['state'] or not {'WRITE-OK', 'UMOUNT-OK'} <= r['state']:
-        return False
-    return bool(compare(control, r['sums'])[0])
+def mount_problems(r):
+    """What went wrong with an image in the guest, its files aside."""
+    problems = []
+    if r['rc'] & 4:
+        problems.append('no verdict from the guest run (%s)' % r['run'])
+    if r['sums'] is None:
+        problems.append('the kernel did not mount it')
+    problems += ['kernel: ' + l for l in r['complaints'][:3]]
+    if 'NEED-FSCK' in r['state']:
+        problems.append('the kernel flagged it as needing fsck')
+    if r['sums'] is not None and 'WRITE-OK' not in r['state']:
+        problems.append('writing a new file failed')
+    if r['sums'] is not None and 'UMOUNT-OK' not in r['state']:
+        problems.append('unmount failed')
+    return problems
 
 
 def judge(disks, results, cases, outcomes, asmade=None):
     """asmade: {name: sums} of repaired images' damaged originals, as the
     kernel read them (None: it did not mount one)."""
-    controls = {d[4]: results[d[0]] for d in disks if d[2] == 'control'}
+    controls = controls_of(disks, results)
     asmade = asmade or {}
     details, counts = [], {'control': 0, 'repaired': 0, 'missed': 0, 'failed': 0, 'lost': 0}
     for name, _img, role, i, base in disks:
         r = results[name]
-        problems = []
-        if r['rc'] & 4:
-            problems.append('no verdict from the guest run (%s)' % r['run'])
-        if r['sums'] is None:
-            problems.append('the kernel did not mount it')
-        problems += ['kernel: ' + l for l in r['complaints'][:3]]
-        if 'NEED-FSCK' in r['state']:
-            problems.append('the kernel flagged it as needing fsck')
-        if r['sums'] is not None and 'WRITE-OK' not in r['state']:
-            problems.append('writing a new file failed')
-        if r['sums'] is not None and 'UMOUNT-OK' not in r['state']:
-            problems.append('unmount failed')
+        problems = mount_problems(r)
         lost = []
         if role != 'control' and r['sums'] is not None:
-            control = controls.get(base, {}).get('sums')
+            control = controls.get(base)
             if control is None:
                 problems.append('no control listing for base %s' % base)
             else:
