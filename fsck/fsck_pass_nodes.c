@@ -551,50 +551,16 @@ static void handle_data(struct fsck_walk *w, uint32_t nid, uint32_t ofs_in_node,
 		w->err = -ENOMEM;
 }
 
-/* The slots of handle_data_slots() in a block a worker digested, whose
- * 64-byte pieces that are all zero (mask, the slots at byte off of the
- * block) hold only NULL_ADDR: only the others are read.  A slot is 4
- * bytes at a 4-byte offset, so none straddles two pieces. */
-static void handle_digested_slots(struct fsck_walk *w, uint32_t nid, const uint8_t *slots,
-				  uint32_t n, uint64_t fofs, size_t off, uint64_t mask)
-{
-	size_t end = off + (size_t)n * 4;
-
-	while (mask) {
-		size_t k = (size_t)__builtin_ctzll(mask), lo = k * 64, hi = lo + 64;
-
-		mask &= mask - 1;
-		if (hi <= off || lo >= end)
-			continue;
-		lo = lo > off ? lo : off;
-		hi = hi < end ? hi : end;
-		for (size_t b = lo; b < hi; b += 4) {
-			uint32_t i = (uint32_t)((b - off) / 4);
-			__le32 a;
-
-			memcpy(&a, slots + (b - off), sizeof(a));
-			if (le32_to_cpu(a) != NULL_ADDR)
-				handle_data(w, nid, i, fofs + i, le32_to_cpu(a));
-		}
-	}
-}
-
 /* handle_data() for each slot of the n little-endian words at slots that
  * is not NULL_ADDR, the first at file offset fofs.  Most slots of a small
- * file are zero: eight are tested at once (or, in a block a worker
- * digested, only its non-zero pieces are read).  handle_data() writes only its own slot (in a fixed
- * copy), so looking ahead reads what the slot-by-slot loop would. */
+ * file are zero: eight are tested at once.  handle_data() writes only its
+ * own slot (in a fixed copy), so looking ahead reads what the slot-by-slot
+ * loop would. */
 static void handle_data_slots(struct fsck_walk *w, uint32_t nid, const uint8_t *slots,
 			      uint32_t n, uint64_t fofs)
 {
-	const uint8_t *blk;
-	uint64_t mask;
 	uint32_t i = 0;
 
-	if (fsck_digest_pieces(w, slots, (size_t)n * 4, &blk, &mask)) {
-		handle_digested_slots(w, nid, slots, n, fofs, (size_t)(slots - blk), mask);
-		return;
-	}
 	while (i < n) {
 		uint64_t q[4];
 		__le32 a;
@@ -1527,7 +1493,7 @@ static void walk_stack(struct fsck_walk *w)
 
 	while ((w->n || npend) && !w->err) {
 		uint32_t n = 0, dirs = 0, first, keep, popped;
-		bool ahead, cut;
+		bool cut;
 
 		popped = npend ? npend : pop_batch(w, pend);
 		npend = 0;
@@ -1585,17 +1551,11 @@ static void walk_stack(struct fsck_walk *w)
 		first = w->n;
 		for (uint32_t i = 0; i < n; i++)
 			__builtin_prefetch(batch[i].pn, 1);	/* put after its check */
-		ahead = fsck_digest_inodes(w, blk, n);
 		for (uint32_t i = 0; i < n; i++) {
-			if (!w->err) {
-				if (ahead)
-					fsck_digest_take_inode(w, i);
+			if (!w->err)
 				check_inode(w, &batch[i], (const struct f2fs_node *)blk[i]);
-			}
 			fsck_pname_put(batch[i].pn);
 		}
-		if (ahead)
-			fsck_digest_finish_inodes(w);
 		sort_children(w, first);
 		fsck_progress(w->ctx, 4, w->ctx->st.inodes, le32_to_cpu(w->ctx->fs->cp->valid_inode_count));
 	}

@@ -184,19 +184,16 @@ struct fsck_walk {
 	uint32_t fp_set_cap;
 };
 
-/* fsck_digest.c: what worker threads compute of a batch's inode blocks
- * and of a directory's dentry blocks ahead of the walk, from the blocks'
- * bytes alone (-j N).  Each *_batch call returns whether the workers took
- * the blocks (false: too few to be worth it, or no workers; the checks
- * then compute alone); *_take before checking block i of the batch;
- * *_finish after the batch, before its blocks go. */
+/* fsck_digest.c: the walk's worker threads (-j N), and the hashes they
+ * compute of a directory's dentry blocks ahead of the walk, from the
+ * blocks' bytes alone.  fsck_digest_dentries() returns whether the
+ * workers took the blocks (false: too few to be worth it, or no workers;
+ * the checks then hash alone); *_take before checking block i of the
+ * batch; *_finish after the batch, before its blocks go. */
 /* Start the walk's workers (-j N: N - 1 besides this thread), when the
  * threads can be had. */
 void fsck_digest_start(struct fsck_walk *w);
 void fsck_digest_stop(struct fsck_walk *w);
-bool fsck_digest_inodes(struct fsck_walk *w, const uint8_t *const *blk, uint32_t n);
-void fsck_digest_take_inode(struct fsck_walk *w, uint32_t i);
-void fsck_digest_finish_inodes(struct fsck_walk *w);
 bool fsck_digest_dentries(struct fsck_walk *w, const uint8_t *const *blk, uint32_t n);
 void fsck_digest_take_dentry(struct fsck_walk *w, uint32_t i);
 void fsck_digest_finish_dentries(struct fsck_walk *w);
@@ -225,16 +222,6 @@ bool fsck_prefetch_inodes(struct fsck_walk *w, const uint32_t *addrs, uint32_t n
 bool fsck_prefetch_take(struct fsck_walk *w, const uint32_t *addrs, uint32_t n,
 			const uint8_t **blk);
 
-/* Whether any of the n bytes at p are non-zero (a digest answers for the
- * inode block being checked, else the bytes are read). */
-bool fsck_bytes_nonzero(const struct fsck_walk *w, const uint8_t *p, size_t n);
-/* When the n bytes at p lie in the inode block being checked and a worker
- * digested it: that block (*blk) and which of its 64-byte pieces are not
- * all zero (*mask, bit k for bytes 64k..64k+63). */
-bool fsck_digest_pieces(const struct fsck_walk *w, const uint8_t *p, size_t n,
-			const uint8_t **blk, uint64_t *mask);
-/* The checksum inode block node should carry (a digest answers for it). */
-uint32_t fsck_inode_checksum_of(const struct fsck_walk *w, const struct f2fs_node *node);
 /* f2fs_dentry_hash() of the len bytes at name (a digest answers for a
  * name read in place from the dentry block being checked). */
 uint32_t fsck_dentry_hash_of(const struct fsck_walk *w, const uint8_t *name, uint32_t len);
