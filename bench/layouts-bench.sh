@@ -6,9 +6,10 @@
 # every run; needs root, else warm only) and warm, with the CPU time
 # (user + system; less disturbed by a loaded machine), the peak RSS of
 # both and, cold, the I/O floor (bench/io-floor.c: the image's allocated
-# blocks read once, all announced first; cold, the three take turns
-# being first in a round, and ours/floor is the median of the rounds'
-# ratios); then the read requests of one warm run of ours (fsck -d 1:
+# blocks read once, all announced first; timed as a process like the two
+# checkers, with the time of its reads alone beside it; cold, the three
+# take turns being first in a round, and ours/floor is the median of the
+# rounds' ratios of process times); then the read requests of one warm run of ours (fsck -d 1:
 # read calls, page-cache misses, sizes).
 # Not part of make check.
 #
@@ -136,11 +137,17 @@ measure() {
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 FLOOR=$CACHE/io-floor
+# floor_once IMG -> the floor's wall time, taken as ours is (measure():
+# the clock around a process started by time(1), about 13 ms on this
+# VM), so that neither side of ours/floor carries a cost the other does
+# not; the time io-floor itself reports (its reads alone) is appended to
+# $SCRATCH/fi.txt.
 floor_once() {
 	[ -x "$FLOOR" ] && [ "$FLOOR" -nt "$SRC/bench/io-floor.c" ] ||
 		${CC:-cc} -O2 -o "$FLOOR" "$SRC/bench/io-floor.c" || return 1
 	drop
-	"$FLOOR" "$1" | awk '{ print $1 }'
+	measure sh -c '"$1" "$2" >"$3"' floor "$FLOOR" "$1" "$SCRATCH/floor.out" | awk '{ print $1 }'
+	awk '{ print $1 }' "$SCRATCH/floor.out" >>"$SCRATCH/fi.txt"
 }
 
 # report NAME IMG: per mode, RUNS alternating runs of both tools.
@@ -149,6 +156,7 @@ report() {
 	for mode in cold warm; do
 		[ "$mode" = cold ] && ! can_drop && continue
 		: >"$SCRATCH/o.txt"; : >"$SCRATCH/t.txt"; : >"$SCRATCH/f.txt"; : >"$SCRATCH/n.txt"
+		: >"$SCRATCH/fi.txt"
 		[ "$mode" = warm ] && measure "$OURS" "$img" >/dev/null && measure "$ORACLE" --dry-run "$img" >/dev/null
 		for ((r = 0; r < RUNS; r++)); do
 			# cold, the order turns each round: a run's speed here
@@ -174,15 +182,16 @@ report() {
 		# ours/floor: the median of the rounds' own ratios
 		fr=$(paste -d ' ' "$SCRATCH/o.txt" "$SCRATCH/f.txt" |
 			awk 'NF > 4 && $NF > 0 { printf "%.4f\n", $1 / $NF }' | median)
-		awk -v n="$name" -v m="$mode" -v o="$o" -v t="$t" -v f="${f:-0}" -v fr="${fr:-0}" \
+		fi=$(median <"$SCRATCH/fi.txt")
+		awk -v n="$name" -v m="$mode" -v o="$o" -v t="$t" -v f="${f:-0}" -v fr="${fr:-0}" -v fi="${fi:-0}" \
 			-v ou="$(awk '{ print $4 }' "$SCRATCH/o.txt" | median)" \
 			-v tu="$(awk '{ print $4 }' "$SCRATCH/t.txt" | median)" \
 			-v or="$(awk '{ print $2 }' "$SCRATCH/o.txt" | median)" \
 			-v tr="$(awk '{ print $2 }' "$SCRATCH/t.txt" | median)" \
 			-v oc="$(awk '{ print $3 }' "$SCRATCH/o.txt" | sort -u | tr '\n' ,)" \
 			-v tc="$(awk '{ print $3 }' "$SCRATCH/t.txt" | sort -u | tr '\n' ,)" 'BEGIN {
-			printf "%-18s %-4s floor %6s | ours %7.3fs (CPU %.2fs) %5.1f MiB exit %s| f2fs-tools %7.3fs (CPU %.2fs) %5.1f MiB exit %s| %5.1fx (CPU %.1fx), ours/floor %s, RSS %+.1f MiB\n",
-				n, m, (f > 0 ? sprintf("%.3fs", f) : "-"), o, ou, or / 1024, oc, t, tu, tr / 1024, tc,
+			printf "%-18s %-4s floor %6s%s | ours %7.3fs (CPU %.2fs) %5.1f MiB exit %s| f2fs-tools %7.3fs (CPU %.2fs) %5.1f MiB exit %s| %5.1fx (CPU %.1fx), ours/floor %s, RSS %+.1f MiB\n",
+				n, m, (f > 0 ? sprintf("%.3fs", f) : "-"), (fi > 0 ? sprintf(" (reads %.3fs)", fi) : ""), o, ou, or / 1024, oc, t, tu, tr / 1024, tc,
 				(o > 0 ? t / o : 0), (ou > 0 ? tu / ou : 0), (f > 0 && fr > 0 ? sprintf("%.2f", fr) : "-"), (or - tr) / 1024 }'
 		if [ -s "$SCRATCH/n.txt" ]; then
 			awk -v n="$name" -v o="$o" -v x="$(awk '{ print $1 }' "$SCRATCH/n.txt" | median)" \
