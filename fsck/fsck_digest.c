@@ -45,7 +45,6 @@ struct digest_set {
 };
 
 struct fsck_digests {
-	const struct fsck_ctx *ctx;
 	struct f2fs_workers *pool;
 	struct digest_set dentries;
 };
@@ -128,7 +127,6 @@ void fsck_digest_start(struct fsck_walk *w)
 	dg = calloc(1, sizeof(*dg));
 	if (!dg)
 		return;
-	dg->ctx = w->ctx;
 	dg->dentries.job = f2fs_job_new();
 	dg->dentries.out = calloc(FSCK_BATCH, sizeof(struct dentry_digest));
 	if (dg->dentries.job && dg->dentries.out)
