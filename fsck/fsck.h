@@ -341,6 +341,8 @@ static inline void fsck_set(uint8_t *map, uint64_t nr)
 {
 	map[nr >> 3] |= (uint8_t)(1u << (nr & 7));
 }
+/* Whether any of the n bytes at p is not zero. */
+bool fsck_any_nonzero(const uint8_t *p, size_t n);
 /* Whether addr is a block address of the main area. */
 bool fsck_addr_in_main(const struct fsck_ctx *ctx, uint32_t addr);
 /* Whether addr is valid in the loaded SIT (false when SIT not loaded). */

@@ -274,51 +274,6 @@ static bool check_compression(struct fsck_walk *w, uint32_t ino, const struct f2
 	return true;
 }
 
-#define PIECE	64u	/* bytes bytes_nonzero() tests at once */
-
-/* Sixteen bytes at a time (GNU C vectors: SSE2 on x86-64, NEON on
- * arm64, plain words elsewhere); a piece costs about a dozen instructions
- * instead of eight loads, tests and branches. */
-typedef uint64_t vec128 __attribute__((vector_size(16)));
-
-/* Whether the PIECE bytes at p hold a non-zero byte. */
-static inline bool piece_nonzero(const uint8_t *p)
-{
-	vec128 a, b, c, d;
-
-	memcpy(&a, p, sizeof(a));
-	memcpy(&b, p + 16, sizeof(b));
-	memcpy(&c, p + 32, sizeof(c));
-	memcpy(&d, p + 48, sizeof(d));
-	a |= b;
-	c |= d;
-	a |= c;
-	return (a[0] | a[1]) != 0;
-}
-
-/* Whether any of the n bytes at p is not zero: 64 bytes per test (the
- * inline-data checks pass over about 3.4 KiB of an inode's zeroes), then
- * words, then bytes. */
-static bool bytes_nonzero(const uint8_t *p, size_t n)
-{
-	size_t i = 0;
-
-	for (; i + PIECE <= n; i += PIECE)
-		if (piece_nonzero(p + i))
-			return true;
-	for (; i + sizeof(uint64_t) <= n; i += sizeof(uint64_t)) {
-		uint64_t word;
-
-		memcpy(&word, p + i, sizeof(word));
-		if (word)
-			return true;
-	}
-	for (; i < n; i++)
-		if (p[i])
-			return true;
-	return false;
-}
-
 /*
  * The bytes of an inline file's area.  The kernel reads the whole area into
  * page 0 (f2fs_do_read_inline_data()), whatever the data-exist flag says,
@@ -336,13 +291,13 @@ static void check_inline_bytes(struct fsck_walk *w, uint32_t ino, const struct f
 	uint32_t size = i_size < max_inline ? (uint32_t)i_size : max_inline;
 	struct f2fs_node *c;
 
-	if (!(ri->i_inline & F2FS_DATA_EXIST) && bytes_nonzero(area, size)) {
+	if (!(ri->i_inline & F2FS_DATA_EXIST) && fsck_any_nonzero(area, size)) {
 		if ((c = PLAN(PR_INODE_INLINE_BYTES, .found = size,
 		       .str = "holds the file's bytes but the data-exist flag is clear "
 			      "(the kernel would drop them when the file grows)")))
 			c->i.i_inline |= F2FS_DATA_EXIST;
 	}
-	if (bytes_nonzero(area + size, max_inline - size)) {
+	if (fsck_any_nonzero(area + size, max_inline - size)) {
 		if ((c = PLAN(PR_INODE_INLINE_BYTES, .found = size,
 		       .str = "holds non-zero bytes past i_size (an extending truncate would show them)")))
 			memset((uint8_t *)&c->i.i_addr[fsck_extra_words(ri) + 1] + size, 0,

@@ -50,14 +50,6 @@ static void check_sb_copies(struct fsck_ctx *ctx)
 		fsck_problem(ctx, PR_SB_COPIES_DIFFER, FSCK_OBJ(.sb = (uint64_t)fs->sb_index + 1));
 }
 
-static bool any_nonzero(const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i])
-			return true;
-	return false;
-}
-
 static void check_sb_features(struct fsck_ctx *ctx)
 {
 	const struct f2fs_super_block *sb = &ctx->fs->sb;
@@ -79,7 +71,7 @@ static void check_sb_features(struct fsck_ctx *ctx)
 		fsck_problem(ctx, PR_SB_ENCODING, FSCK_OBJ(.found = le16_to_cpu(sb->s_encoding)));
 	if (excess)
 		fsck_problem(ctx, PR_SB_SEGMENT_COUNT_EXCESS, FSCK_OBJ(.found = excess));
-	if (!(feat & F2FS_FEATURE_QUOTA_INO) && any_nonzero((const uint8_t *)sb->qf_ino,
+	if (!(feat & F2FS_FEATURE_QUOTA_INO) && fsck_any_nonzero((const uint8_t *)sb->qf_ino,
 							    sizeof(sb->qf_ino))) {
 		char inos[48];
 
@@ -90,8 +82,8 @@ static void check_sb_features(struct fsck_ctx *ctx)
 	/* A shutdown someone asked for (F2FS_IOC_SHUTDOWN, as fstests'
 	 * _scratch_shutdown does) is counted too, but is no failure: the
 	 * kernel recovers at the next mount as after a power cut. */
-	if (any_nonzero(sb->s_errors, sizeof(sb->s_errors)) ||
-	    any_nonzero(sb->s_stop_reason + STOP_CP_REASON_SHUTDOWN + 1,
+	if (fsck_any_nonzero(sb->s_errors, sizeof(sb->s_errors)) ||
+	    fsck_any_nonzero(sb->s_stop_reason + STOP_CP_REASON_SHUTDOWN + 1,
 			sizeof(sb->s_stop_reason) - STOP_CP_REASON_SHUTDOWN - 1))
 		fsck_problem(ctx, PR_SB_KERNEL_ERRORS, FSCK_OBJ());
 	else if (sb->s_stop_reason[STOP_CP_REASON_SHUTDOWN])
