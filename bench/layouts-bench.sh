@@ -9,8 +9,8 @@
 # blocks read once, all announced first; timed as a process like the two
 # checkers, with the time of its reads alone beside it; cold, the three
 # take turns being first in a round, and ours/floor is the median of the
-# rounds' ratios of process times); then the read requests of one warm run of ours (fsck -d 1:
-# read calls, page-cache misses, sizes).
+# rounds' ratios of process times); then the read requests of one warm
+# run of ours (fsck -d 1: read calls, page-cache misses, sizes).
 # Not part of make check.
 #
 # Images (formatted by f2fs-tools' mkfs.f2fs, 16 GiB, built once and kept

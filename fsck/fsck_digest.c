@@ -38,8 +38,8 @@ struct dentry_digest {
 struct digest_set {
 	struct f2fs_job *job;
 	const uint8_t *const *src;
-	void *out;			/* FSCK_BATCH digests */
-	const void *cur;		/* the digest of the block being checked */
+	struct dentry_digest *out;	/* FSCK_BATCH digests */
+	const struct dentry_digest *cur;	/* of the block being checked */
 	const uint8_t *cur_blk;
 	bool open;
 };
@@ -89,7 +89,7 @@ static void dentry_item(void *arg, uint32_t i)
 {
 	struct fsck_digests *dg = arg;
 
-	digest_dentry(dg->dentries.src[i], (struct dentry_digest *)dg->dentries.out + i);
+	digest_dentry(dg->dentries.src[i], &dg->dentries.out[i]);
 }
 
 unsigned int fsck_jobs_wanted(const struct fsck_ctx *ctx)
@@ -144,32 +144,6 @@ void fsck_digest_stop(struct fsck_walk *w)
 	w->dg = NULL;
 }
 
-static bool open_set(struct fsck_digests *dg, struct digest_set *set, f2fs_work_fn fn,
-		     const uint8_t *const *blk, uint32_t n, uint32_t min)
-{
-	if (!dg || set->open || n < min || n > FSCK_BATCH)
-		return false;
-	set->src = blk;
-	set->open = f2fs_job_run(dg->pool, set->job, fn, dg, n) == 0;
-	return set->open;
-}
-
-static void take_set(struct digest_set *set, size_t size, uint32_t i)
-{
-	f2fs_job_take(set->job, i);
-	set->cur = (const uint8_t *)set->out + (size_t)i * size;
-	set->cur_blk = set->src[i];
-}
-
-static void finish_set(struct fsck_digests *dg, struct digest_set *set)
-{
-	f2fs_job_finish(dg->pool, set->job);
-	set->open = false;
-	set->cur = NULL;
-	set->cur_blk = NULL;
-	set->src = NULL;
-}
-
 /* The smallest batch the workers take (--thread-min overrides it). */
 static uint32_t batch_min(const struct fsck_walk *w, uint32_t dflt)
 {
@@ -188,18 +162,34 @@ struct f2fs_workers *fsck_digest_pool(const struct fsck_walk *w)
 
 bool fsck_digest_dentries(struct fsck_walk *w, const uint8_t *const *blk, uint32_t n)
 {
-	return open_set(w->dg, w->dg ? &w->dg->dentries : NULL, dentry_item, blk, n,
-			batch_min(w, DENTRIES_MIN));
+	struct fsck_digests *dg = w->dg;
+	struct digest_set *set = dg ? &dg->dentries : NULL;
+
+	if (!set || set->open || n < batch_min(w, DENTRIES_MIN) || n > FSCK_BATCH)
+		return false;
+	set->src = blk;
+	set->open = f2fs_job_run(dg->pool, set->job, dentry_item, dg, n) == 0;
+	return set->open;
 }
 
 void fsck_digest_take_dentry(struct fsck_walk *w, uint32_t i)
 {
-	take_set(&w->dg->dentries, sizeof(struct dentry_digest), i);
+	struct digest_set *set = &w->dg->dentries;
+
+	f2fs_job_take(set->job, i);
+	set->cur = &set->out[i];
+	set->cur_blk = set->src[i];
 }
 
 void fsck_digest_finish_dentries(struct fsck_walk *w)
 {
-	finish_set(w->dg, &w->dg->dentries);
+	struct digest_set *set = &w->dg->dentries;
+
+	f2fs_job_finish(w->dg->pool, set->job);
+	set->open = false;
+	set->cur = NULL;
+	set->cur_blk = NULL;
+	set->src = NULL;
 }
 
 uint32_t fsck_dentry_hash_of(const struct fsck_walk *w, const uint8_t *name, uint32_t len)
