@@ -410,8 +410,8 @@ static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 		return false;
 	}
 	ni = &ctx->ni[ino];
-	if ((ni->flags & FSCK_NI_QUEUED) && !fsck_walk_name(w, ino, dir_path(s), pname, slot_loc(s, slot),
-							  de->file_type))
+	if ((ni->flags & FSCK_NI_QUEUED) && !fsck_walk_name(w, ino, s->d.pn, s->d.ino, pname,
+							  slot_loc(s, slot), de->file_type))
 		return false;	/* its inode was refused: the entry went with it */
 	ni->links_found++;
 	ctx->st.dentries++;

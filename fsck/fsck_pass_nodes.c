@@ -330,11 +330,11 @@ static void drop_ref(struct fsck_walk *w, const struct fsck_node_ref *r, bool re
 
 /* ---- names of the inodes the walk refuses ---- */
 
-static void report_dropped_name(struct fsck_ctx *ctx, uint32_t ino, const char *where,
-				const struct fsck_dent_loc *loc)
+static void report_dropped_name(struct fsck_ctx *ctx, uint32_t ino, const char *dir_path,
+				const char *name, const struct fsck_dent_loc *loc)
 {
-	if (fsck_problem(ctx, PR_DENT_INO, FSCK_OBJ(.ino = loc->dir_ino, .path = where,
-		    .str = where ? where + strlen(where) + 1 : NULL, .found = ino)))
+	if (fsck_problem(ctx, PR_DENT_INO, FSCK_OBJ(.ino = loc->dir_ino,
+		    .path = dir_path ? dir_path : "", .str = name, .found = ino)))
 		fsck_fix_dentry(ctx, loc, NULL, FSCK_DENT_DROP, 0);
 }
 
@@ -347,9 +347,11 @@ static void check_name_ftype(struct fsck_ctx *ctx, const struct fsck_name *nm,
 	if (!ni->mode_read || ni->dropped || (ni->flags & FSCK_NI_DIR) ||
 	    ni->ftype == F2FS_FT_UNKNOWN || nm->ftype == F2FS_FT_DIR || nm->ftype == ni->ftype)
 		return;
-	if (fsck_problem(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = nm->ino, .path = nm->where,
-		    .found = nm->ftype, .expected = ni->ftype,
-		    .str = nm->where + strlen(nm->where) + 1)))
+	const char *dir_path = fsck_pname_dir_path(nm->pn);
+
+	if (fsck_problem(ctx, PR_DENT_FTYPE, FSCK_OBJ(.ino = nm->ino,
+		    .path = dir_path ? dir_path : "", .found = nm->ftype, .expected = ni->ftype,
+		    .str = fsck_pname_name(nm->pn))))
 		fsck_fix_dentry(ctx, &nm->loc, NULL, FSCK_DENT_FTYPE, ni->ftype);
 }
 
@@ -363,7 +365,7 @@ static void prune_names(struct fsck_walk *w)
 
 		if ((ni->flags & FSCK_NI_INODE) || ni->dropped) {
 			check_name_ftype(w->ctx, &w->names[i], ni);
-			free(w->names[i].where);
+			fsck_pname_put(w->names[i].pn);
 		} else {
 			w->names[k++] = w->names[i];
 		}
@@ -371,10 +373,12 @@ static void prune_names(struct fsck_walk *w)
 	w->n_names = k;
 }
 
-static void remember_name(struct fsck_walk *w, uint32_t ino, const char *dir_path,
-			  const char *name, const struct fsck_dent_loc *loc, uint8_t ftype)
+/* The entry's name, a pname in its directory's (no path built, no
+ * allocation of its own). */
+static void remember_name(struct fsck_walk *w, uint32_t ino, struct fsck_pname *dir,
+			  uint32_t dir_ino, const char *name, const struct fsck_dent_loc *loc,
+			  uint8_t ftype)
 {
-	size_t dl = dir_path ? strlen(dir_path) : 0, nl = strlen(name);
 	struct fsck_name *nm;
 
 	if (w->n_names == w->cap_names)
@@ -384,37 +388,28 @@ static void remember_name(struct fsck_walk *w, uint32_t ino, const char *dir_pat
 		return;
 	}
 	nm = &w->names[w->n_names];
-	nm->where = malloc(dl + nl + 2);
-	if (!nm->where) {
+	nm->pn = fsck_pname_child(dir, dir_ino, name);
+	if (!nm->pn) {
 		w->err = -ENOMEM;
 		return;
 	}
-	memcpy(nm->where, dir_path ? dir_path : "", dl + 1);
-	memcpy(nm->where + dl + 1, name, nl + 1);
 	nm->ino = ino;
 	nm->loc = *loc;
 	nm->ftype = ftype;
 	w->n_names++;
 }
 
-bool fsck_walk_name(struct fsck_walk *w, uint32_t ino, const char *dir_path, const char *name,
-		    const struct fsck_dent_loc *loc, uint8_t ftype)
+bool fsck_walk_name(struct fsck_walk *w, uint32_t ino, struct fsck_pname *dir, uint32_t dir_ino,
+		    const char *name, const struct fsck_dent_loc *loc, uint8_t ftype)
 {
 	const struct fsck_nid_info *ni = &w->ctx->ni[ino];
-	char *where;
 
 	if (ni->dropped) {
-		where = malloc((dir_path ? strlen(dir_path) : 0) + strlen(name) + 2);
-		if (where) {
-			strcpy(where, dir_path ? dir_path : "");
-			strcpy(where + strlen(where) + 1, name);
-		}
-		report_dropped_name(w->ctx, ino, where, loc);
-		free(where);
+		report_dropped_name(w->ctx, ino, fsck_pname_path(dir), name, loc);
 		return false;
 	}
 	if ((ni->flags & FSCK_NI_QUEUED) && !(ni->flags & FSCK_NI_INODE))
-		remember_name(w, ino, dir_path, name, loc, ftype);
+		remember_name(w, ino, dir, dir_ino, name, loc, ftype);
 	return true;
 }
 
@@ -432,7 +427,8 @@ static void drop_item_dentry(struct fsck_walk *w, const struct fsck_item *it)
 	for (uint32_t i = 0; i < w->n_names; i++) {
 		if (w->names[i].ino != it->ino)
 			continue;
-		report_dropped_name(ctx, it->ino, w->names[i].where, &w->names[i].loc);
+		report_dropped_name(ctx, it->ino, fsck_pname_dir_path(w->names[i].pn),
+				    fsck_pname_name(w->names[i].pn), &w->names[i].loc);
 		if (ctx->st.dentries)
 			ctx->st.dentries--;
 	}
@@ -1833,7 +1829,7 @@ static void walk_free(struct fsck_walk *w)
 		fsck_pname_put(w->stack[i].pn);
 	free(w->stack);
 	for (uint32_t i = 0; i < w->n_names; i++)
-		free(w->names[i].where);
+		fsck_pname_put(w->names[i].pn);
 	free(w->names);
 	free(w->ibuf);
 	free(w->nbuf);

@@ -245,3 +245,13 @@ const char *fsck_pname_path(struct fsck_pname *pn)
 	pn->more->path = path;
 	return path;
 }
+
+const char *fsck_pname_name(const struct fsck_pname *pn)
+{
+	return pn->name;
+}
+
+const char *fsck_pname_dir_path(struct fsck_pname *pn)
+{
+	return pn->parent ? fsck_pname_path(pn->parent) : NULL;
+}

@@ -131,7 +131,7 @@ enum fsck_share {
  * item's): if the walk refuses the inode, this name goes too. */
 struct fsck_name {
 	uint32_t ino;
-	char *where;		/* the directory's path, NUL, the name */
+	struct fsck_pname *pn;	/* the entry's name in its directory's */
 	struct fsck_dent_loc loc;
 	uint8_t ftype;		/* the entry's file type */
 };
@@ -237,6 +237,11 @@ void fsck_pname_put(struct fsck_pname *pn);
 /* The full path, built the first time and kept; NULL for NULL or when
  * out of memory. */
 const char *fsck_pname_path(struct fsck_pname *pn);
+/* The entry's own name, and its directory's full path as
+ * fsck_pname_path() gives it (NULL for a directory whose path is
+ * unknown). */
+const char *fsck_pname_name(const struct fsck_pname *pn);
+const char *fsck_pname_dir_path(struct fsck_pname *pn);
 
 /* fsck_pass_nodes.c */
 /* i_blocks, i_size and i_ext against what the walk found of the inode's
@@ -263,8 +268,8 @@ uint8_t fsck_mode_to_ftype(uint16_t mode);
 /* An entry names inode ino, which the walk already queued: false when the
  * walk refused that inode (the entry was reported and dropped), else true
  * (the name is remembered while the inode waits). */
-bool fsck_walk_name(struct fsck_walk *w, uint32_t ino, const char *dir_path, const char *name,
-		    const struct fsck_dent_loc *loc, uint8_t ftype);
+bool fsck_walk_name(struct fsck_walk *w, uint32_t ino, struct fsck_pname *dir, uint32_t dir_ino,
+		    const char *name, const struct fsck_dent_loc *loc, uint8_t ftype);
 
 /* fsck_inode.c: checks of the inode's own fields; fills w->file.
  * Returns false when the inode is too broken to walk its blocks. */
