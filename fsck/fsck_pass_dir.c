@@ -913,8 +913,13 @@ static void finish_dir(struct fsck_walk *w, struct dir_state *s)
 }
 
 /* Arrays of up to this many elements are kept for the next directory:
- * most directories are small, and each would allocate its own. */
-#define SPARE_MAX	4096u
+ * each would otherwise grow its own from nothing, copying and faulting
+ * in its pages at every doubling.  Past 128 KiB (5,461 names) an array
+ * is a mapping of its own (fsck_main.c fixes glibc's threshold), given
+ * back at free() and faulted in again by the next directory as large: a
+ * volume of directories of 5,000 names spent a tenth of its check
+ * there.  16384 names of the seen-name array are 384 KiB kept. */
+#define SPARE_MAX	16384u
 
 /* An array of a finished directory, kept as the walk's spare if small. */
 static void keep_spare(void **spare, uint32_t *spare_cap, void *arr, uint32_t cap)
