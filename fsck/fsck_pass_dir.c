@@ -1035,7 +1035,8 @@ void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
 
 		for (uint32_t i = 0; i < cnt; i++)
 			addrs[i] = order[first + i].addr;
-		w->err = fsck_read_sorted(w, addrs, cnt, w->dbuf, blk);
+		w->err = fsck_walk_buf(w, &w->dbuf) ?
+			 fsck_read_sorted(w, addrs, cnt, w->dbuf, blk) : -ENOMEM;
 		ahead = !w->err && fsck_digest_dentries(w, blk, cnt);
 		for (uint32_t i = 0; i < cnt && !w->err; i++) {
 			const struct f2fs_dentry_block *db = (const void *)blk[i];

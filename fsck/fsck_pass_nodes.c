@@ -70,6 +70,13 @@ size_t fsck_addr_runs(const uint32_t *addrs, uint32_t lo, uint32_t hi, uint8_t *
 
 /* Read n blocks (addrs sorted ascending) into buf (n blocks); blk[i]
  * receives where block i is. */
+uint8_t *fsck_walk_buf(struct fsck_walk *w, uint8_t **buf)
+{
+	if (!*buf)
+		*buf = f2fs_dev_buf_take(w->ctx->fs->dev, FSCK_BATCH);
+	return *buf;
+}
+
 int fsck_read_sorted(struct fsck_walk *w, const uint32_t *addrs, uint32_t n, uint8_t *buf,
 		     const uint8_t **blk)
 {
@@ -380,10 +387,16 @@ static void remember_name(struct fsck_walk *w, uint32_t ino, struct fsck_pname *
 			  uint8_t ftype)
 {
 	struct fsck_name *nm;
+	uint32_t need = w->n_names + 1;
 
-	if (w->n_names == w->cap_names)
+	if (w->n_names == w->cap_names) {
 		prune_names(w);
-	if (F2FS_ARRAY_ROOM32(w->names, w->cap_names, w->n_names + 1, 64)) {
+		/* most still wait: grow now rather than prune again soon
+		 * (a prune per name would make the walk quadratic) */
+		if (w->n_names > w->cap_names / 4 * 3)
+			need = w->cap_names + 1;
+	}
+	if (F2FS_ARRAY_ROOM32(w->names, w->cap_names, need, 64)) {
 		w->err = -ENOMEM;
 		return;
 	}
@@ -802,7 +815,8 @@ static void walk_level(struct fsck_walk *w, int cur)
 
 		for (uint32_t i = 0; i < cnt; i++)
 			addrs[i] = refs[first + i].addr;
-		w->err = fsck_read_sorted(w, addrs, cnt, w->nbuf, blk);
+		w->err = fsck_walk_buf(w, &w->nbuf) ?
+			 fsck_read_sorted(w, addrs, cnt, w->nbuf, blk) : -ENOMEM;
 		for (uint32_t i = 0; i < cnt && !w->err; i++)
 			visit_node(w, &refs[first + i], (const struct f2fs_node *)blk[i], !cur);
 	}
@@ -1831,9 +1845,9 @@ static void walk_free(struct fsck_walk *w)
 	for (uint32_t i = 0; i < w->n_names; i++)
 		fsck_pname_put(w->names[i].pn);
 	free(w->names);
-	free(w->ibuf);
-	free(w->nbuf);
-	free(w->dbuf);
+	f2fs_dev_buf_give(w->ctx->fs->dev, w->ibuf, FSCK_BATCH);
+	f2fs_dev_buf_give(w->ctx->fs->dev, w->dbuf, FSCK_BATCH);
+	f2fs_dev_buf_give(w->ctx->fs->dev, w->nbuf, FSCK_BATCH);
 	free(w->vec);
 	free(w->lvl[0]);
 	free(w->lvl[1]);
@@ -1860,11 +1874,11 @@ int fsck_pass_nodes(struct fsck_ctx *ctx)
 		return 0;
 	memset(&w, 0, sizeof(w));
 	w.ctx = ctx;
-	w.ibuf = f2fs_blocks_alloc(FSCK_BATCH);
-	w.nbuf = f2fs_blocks_alloc(FSCK_BATCH);
-	w.dbuf = f2fs_blocks_alloc(FSCK_BATCH);
+	/* a buffer the SIT or NAT load gave back (its pages mapped already);
+	 * the others are taken when first used (fsck_walk_buf()) */
+	w.ibuf = f2fs_dev_buf_take(ctx->fs->dev, FSCK_BATCH);
 	w.vec = calloc(FSCK_BATCH, sizeof(*w.vec));
-	if (!w.ibuf || !w.nbuf || !w.dbuf || !w.vec) {
+	if (!w.ibuf || !w.vec) {
 		walk_free(&w);
 		return -ENOMEM;
 	}
@@ -1888,6 +1902,8 @@ int fsck_pass_nodes(struct fsck_ctx *ctx)
 		w.err = fsck_shared_settle(&w);
 	err = w.err;
 	walk_free(&w);
+	/* one for the SSA pass; the rest of the check reads little */
+	f2fs_dev_buf_trim(ctx->fs->dev, 1);
 	if (!err)
 		check_links(ctx);
 	fsck_progress(ctx, 4, 1, 1);

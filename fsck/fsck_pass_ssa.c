@@ -207,7 +207,7 @@ static int flush(struct fsck_ctx *ctx, bool last)
 	if (!ctx->n_ssa)
 		return 0;
 	sort_queue(ctx);
-	buf = f2fs_blocks_alloc(FSCK_BATCH);
+	buf = f2fs_dev_buf_take(ctx->fs->dev, FSCK_BATCH);
 	w.vec = calloc(FSCK_BATCH, sizeof(*w.vec));
 	if (!buf || !w.vec) {
 		err = -ENOMEM;
@@ -239,7 +239,7 @@ static int flush(struct fsck_ctx *ctx, bool last)
 	}
 	ctx->n_ssa = err ? ctx->n_ssa : kept;
 out:
-	free(buf);
+	f2fs_dev_buf_give(ctx->fs->dev, buf, FSCK_BATCH);
 	free(w.vec);
 	return err;
 }
@@ -330,10 +330,10 @@ int fsck_ssa_for_each_data(struct fsck_ctx *ctx, fsck_sum_fn fn, void *arg)
 
 	if (f2fs_is_ro_image(ctx->fs))	/* no SSA area */
 		return 0;
-	buf = f2fs_blocks_alloc(FSCK_BATCH);
+	buf = f2fs_dev_buf_take(ctx->fs->dev, FSCK_BATCH);
 	w.vec = calloc(FSCK_BATCH, sizeof(*w.vec));
 	if (!buf || !w.vec) {
-		free(buf);
+		f2fs_dev_buf_give(ctx->fs->dev, buf, FSCK_BATCH);
 		free(w.vec);
 		return -ENOMEM;
 	}
@@ -358,7 +358,7 @@ int fsck_ssa_for_each_data(struct fsck_ctx *ctx, fsck_sum_fn fn, void *arg)
 				fn(arg, start + k, &sum->entries[k], false);
 		}
 	}
-	free(buf);
+	f2fs_dev_buf_give(ctx->fs->dev, buf, FSCK_BATCH);
 	free(w.vec);
 	return err;
 }

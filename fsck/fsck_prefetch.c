@@ -114,7 +114,7 @@ static struct fsck_prefetch *prefetch_state(struct fsck_walk *w)
 
 		sl->dev = w->ctx->fs->dev;
 		sl->job = f2fs_job_new();
-		sl->buf = f2fs_blocks_alloc(FSCK_BATCH);
+		sl->buf = f2fs_dev_buf_take(w->ctx->fs->dev, FSCK_BATCH);
 		if (!sl->job || !sl->buf) {
 			fsck_prefetch_stop(w);
 			return NULL;
@@ -213,7 +213,7 @@ void fsck_prefetch_stop(struct fsck_walk *w)
 	drop_all(w);
 	for (uint32_t k = 0; k < FSCK_PREFETCH_DEPTH; k++) {
 		f2fs_job_free(pf->slot[k].job);
-		free(pf->slot[k].buf);
+		f2fs_dev_buf_give(w->ctx->fs->dev, pf->slot[k].buf, FSCK_BATCH);
 	}
 	free(pf);
 	w->pf = NULL;

@@ -147,7 +147,8 @@ struct fsck_walk {
 	uint32_t n, cap;
 	struct fsck_name *names;
 	uint32_t n_names, cap_names;
-	uint8_t *ibuf, *nbuf, *dbuf;	/* FSCK_BATCH blocks each */
+	uint8_t *ibuf, *nbuf, *dbuf;	/* FSCK_BATCH blocks each (nbuf, dbuf:
+					 * NULL until used, fsck_walk_buf()) */
 	struct f2fs_io_vec *vec;
 	struct fsck_node_ref *lvl[2];	/* current and next level */
 	uint32_t lvl_n[2], lvl_cap[2];
@@ -269,6 +270,9 @@ size_t fsck_addr_runs(const uint32_t *addrs, uint32_t lo, uint32_t hi, uint8_t *
 		      struct f2fs_io_vec *vec, size_t nvec);
 int fsck_read_sorted(struct fsck_walk *w, const uint32_t *addrs, uint32_t n, uint8_t *buf,
 		     const uint8_t **blk);
+/* *buf, one of the walk's batch buffers, taken from the device's spares
+ * (f2fs_dev_buf_take()) on first use; NULL when out of memory. */
+uint8_t *fsck_walk_buf(struct fsck_walk *w, uint8_t **buf);
 uint8_t fsck_mode_to_ftype(uint16_t mode);
 /* An entry names inode ino, which the walk already queued: false when the
  * walk refused that inode (the entry was reported and dropped), else true

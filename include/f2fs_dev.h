@@ -99,6 +99,27 @@ struct f2fs_io_vec {
 void *f2fs_blocks_alloc(size_t nblocks);
 void *f2fs_blocks_zalloc(size_t nblocks);
 
+/* Block buffers a tool's passes hand on to each other.  Where a first
+ * touch of a page costs most (a fault, and on paravirtualized machines a
+ * shadow page table filled in: 10 us a page seen there, a third of a
+ * small check's time), a buffer freed by one pass and allocated by the
+ * next costs every page again.  f2fs_dev_buf_take() returns at least
+ * nblocks blocks (aligned as f2fs_blocks_alloc's, content undefined):
+ * of the buffers given back that are large enough the one whose last
+ * user asked for most (the smallest of those), else a new one,
+ * sizes rounded up to F2FS_DEV_BUF_GRANULE blocks so that they fit each
+ * other; NULL when out of memory.  f2fs_dev_buf_give() takes it back
+ * (nblocks as asked; NULL does nothing), keeping up to F2FS_DEV_SPARES
+ * until f2fs_dev_close().  The tool's thread only; dev NULL: new
+ * buffers, freed when given back. */
+#define F2FS_DEV_BUF_GRANULE	256u
+#define F2FS_DEV_SPARES		8u
+void *f2fs_dev_buf_take(struct f2fs_dev *dev, size_t nblocks);
+void f2fs_dev_buf_give(struct f2fs_dev *dev, void *buf, size_t nblocks);
+/* Free the buffers given back but the keep most used: what a tool's next
+ * steps will not take back would only hold memory. */
+void f2fs_dev_buf_trim(struct f2fs_dev *dev, unsigned int keep);
+
 int f2fs_dev_open(const char *path, const struct f2fs_dev_opts *opts,
 		  struct f2fs_dev **out);
 void f2fs_dev_close(struct f2fs_dev *dev);

@@ -191,6 +191,8 @@ void f2fs_dev_close(struct f2fs_dev *dev)
 		f2fs_uring_close(dev->ring[i]);
 	if (dev->fd >= 0)
 		close(dev->fd);
+	for (unsigned int i = 0; i < dev->nspare; i++)
+		free(dev->spare[i].buf);
 	free(dev->path);
 	free(dev);
 }
@@ -617,6 +619,67 @@ void *f2fs_blocks_alloc(size_t nblocks)
 	if (nblocks == 0)
 		nblocks = 1;	/* as malloc(0): a pointer free() takes */
 	return aligned_alloc(F2FS_BLKSIZE, nblocks * F2FS_BLKSIZE);
+}
+
+static size_t granules(size_t nblocks)
+{
+	size_t g = F2FS_DEV_BUF_GRANULE;
+
+	if (nblocks == 0)
+		nblocks = 1;
+	return nblocks > SIZE_MAX - g ? 0 : (nblocks + g - 1) / g * g;
+}
+
+static bool better_spare(const struct f2fs_dev_spare *a, const struct f2fs_dev_spare *b)
+{
+	return a->used != b->used ? a->used > b->used : a->nblocks < b->nblocks;
+}
+
+void *f2fs_dev_buf_take(struct f2fs_dev *dev, size_t nblocks)
+{
+	size_t want = granules(nblocks);
+	unsigned int best = F2FS_DEV_SPARES;
+	void *buf;
+
+	if (!want)
+		return NULL;
+	/* of those large enough, the one whose pages were used most */
+	for (unsigned int i = 0; dev && i < dev->nspare; i++)
+		if (dev->spare[i].nblocks >= want &&
+		    (best == F2FS_DEV_SPARES || better_spare(&dev->spare[i], &dev->spare[best])))
+			best = i;
+	if (best == F2FS_DEV_SPARES)
+		return f2fs_blocks_alloc(want);
+	buf = dev->spare[best].buf;
+	dev->spare[best] = dev->spare[--dev->nspare];
+	return buf;
+}
+
+void f2fs_dev_buf_give(struct f2fs_dev *dev, void *buf, size_t nblocks)
+{
+	size_t have = granules(nblocks);
+
+	if (!buf)
+		return;
+	if (!dev || !have || dev->nspare == F2FS_DEV_SPARES) {
+		free(buf);
+		return;
+	}
+	dev->spare[dev->nspare++] = (struct f2fs_dev_spare){
+		.buf = buf, .nblocks = have, .used = nblocks };
+}
+
+void f2fs_dev_buf_trim(struct f2fs_dev *dev, unsigned int keep)
+{
+	while (dev && dev->nspare > keep) {
+		unsigned int worst = 0;
+
+		for (unsigned int i = 1; i < dev->nspare; i++)
+			if (better_spare(&dev->spare[worst], &dev->spare[i]))
+				worst = i;
+		free(dev->spare[worst].buf);
+		dev->spare[worst] = dev->spare[--dev->nspare];
+	}
 }
 
 void *f2fs_blocks_zalloc(size_t nblocks)

@@ -134,6 +134,14 @@ struct f2fs_dev {
 	atomic_flag ring_busy[F2FS_DEV_RINGS];
 	atomic_bool ring_refused;
 	struct f2fs_dev_stats stats;
+	/* block buffers given back for the next f2fs_dev_buf_take() (the
+	 * tool's thread only): sizes in blocks, multiples of the granule,
+	 * and the blocks its last user asked for (pages likely touched) */
+	struct f2fs_dev_spare {
+		void *buf;
+		size_t nblocks, used;
+	} spare[F2FS_DEV_SPARES];
+	unsigned int nspare;
 };
 
 /* The read stream (lib/device_stream.c): queue a hint of device 0's

@@ -547,7 +547,7 @@ static int read_and_install(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
 	if (n == 0)
 		return 0;
 	readahead_blocks(fs, nm, blocks, n);
-	buf = f2fs_blocks_alloc(batch);
+	buf = f2fs_dev_buf_take(fs->dev, batch);
 	vec = calloc(batch, sizeof(*vec));
 	if (!buf || !vec) {
 		err = -ENOMEM;
@@ -562,7 +562,7 @@ static int read_and_install(struct f2fs_fs *fs, struct f2fs_nat_model *nm,
 			install_block(nm, blocks[first + i], buf + (size_t)i * F2FS_BLKSIZE);
 	}
 out:
-	free(buf);
+	f2fs_dev_buf_give(fs->dev, buf, batch);
 	free(vec);
 	return err;
 }
@@ -639,7 +639,7 @@ static void settle_chunks(struct nat_mt_load *ld, uint32_t *missed, uint32_t *n_
 static void free_mt_load(struct nat_mt_load *ld)
 {
 	for (uint32_t l = 0; l < NAT_MT_LANES; l++)
-		free(ld->buf[l]);
+		f2fs_dev_buf_give(ld->fs->dev, ld->buf[l], NAT_MT_CHUNK);
 	free(ld->chunk_err);
 	free(ld->chunk_valid);
 }
@@ -653,7 +653,7 @@ static int setup_mt_load(struct nat_mt_load *ld, uint32_t lanes)
 	if (!ld->chunk_err || !ld->chunk_valid)
 		return -ENOMEM;
 	for (uint32_t l = 0; l < ld->lanes; l++) {
-		ld->buf[l] = f2fs_blocks_alloc(NAT_MT_CHUNK);
+		ld->buf[l] = f2fs_dev_buf_take(ld->fs->dev, NAT_MT_CHUNK);
 		if (!ld->buf[l])
 			return -ENOMEM;
 	}

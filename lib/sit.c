@@ -425,7 +425,7 @@ static int load_sit_blocks(struct f2fs_fs *fs, struct f2fs_sit_model *m,
 {
 	uint32_t total = fs->sit_blk_cnt;
 	uint32_t batch = total < SIT_LOAD_BATCH ? total : SIT_LOAD_BATCH;
-	uint8_t *buf = f2fs_blocks_alloc(batch);
+	uint8_t *buf = f2fs_dev_buf_take(fs->dev, batch);
 	struct f2fs_io_vec *vec = calloc(batch, sizeof(*vec));
 	int err = 0;
 
@@ -443,7 +443,7 @@ static int load_sit_blocks(struct f2fs_fs *fs, struct f2fs_sit_model *m,
 				       (buf + (size_t)i * F2FS_BLKSIZE), bad);
 	}
 out:
-	free(buf);
+	f2fs_dev_buf_give(fs->dev, buf, batch);
 	free(vec);
 	return err;
 }

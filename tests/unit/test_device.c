@@ -944,6 +944,57 @@ out:
 	free(e);
 }
 
+/* Buffers handed on between passes: a buffer given back is taken again
+ * (the one asked most of among those large enough), sizes rounded up to
+ * the granule so a smaller one serves a larger request of the same
+ * granule, a larger request gets a new one, a full list frees what it is
+ * given, trim frees the least used, and without a device every take is
+ * new and every give frees. */
+static void test_buf_spares(void)
+{
+	const char *path = make_file("spares.img", NBLOCKS * F2FS_BLKSIZE);
+	struct f2fs_dev *dev = open_dev(path, false, false);
+	uint8_t *a = f2fs_dev_buf_take(dev, 10), *b, *c, *d, *many[F2FS_DEV_SPARES + 1];
+
+	CHECK(a && (uintptr_t)a % F2FS_BLKSIZE == 0);
+	if (!a)
+		goto out;
+	memset(a, 1, (size_t)F2FS_DEV_BUF_GRANULE * F2FS_BLKSIZE);	/* a granule, whole */
+	f2fs_dev_buf_give(dev, a, 10);
+	CHECK_EQ_U64(dev->nspare, 1);
+	b = f2fs_dev_buf_take(dev, F2FS_DEV_BUF_GRANULE);
+	CHECK(b == a);
+	CHECK_EQ_U64(dev->nspare, 0);
+	c = f2fs_dev_buf_take(dev, F2FS_DEV_BUF_GRANULE + 1);	/* two granules: new */
+	CHECK(c && c != b);
+	if (c)
+		memset(c, 2, 2 * (size_t)F2FS_DEV_BUF_GRANULE * F2FS_BLKSIZE);
+	f2fs_dev_buf_give(dev, b, 5);
+	f2fs_dev_buf_give(dev, c, F2FS_DEV_BUF_GRANULE + 1);
+	/* both fit one granule: the one its last user asked more of */
+	d = f2fs_dev_buf_take(dev, 1);
+	CHECK(d == c);
+	f2fs_dev_buf_give(dev, d, 1);
+	f2fs_dev_buf_give(dev, NULL, 1);
+	CHECK_EQ_U64(dev->nspare, 2);
+	f2fs_dev_buf_trim(dev, 1);	/* c (1 block asked last) goes */
+	CHECK_EQ_U64(dev->nspare, 1);
+	CHECK(dev->nspare == 1 && dev->spare[0].buf == b);
+	for (unsigned int i = 0; i <= F2FS_DEV_SPARES; i++)
+		many[i] = f2fs_dev_buf_take(dev, 1);
+	for (unsigned int i = 0; i <= F2FS_DEV_SPARES; i++)
+		f2fs_dev_buf_give(dev, many[i], 1);
+	CHECK_EQ_U64(dev->nspare, F2FS_DEV_SPARES);
+	CHECK(f2fs_dev_buf_take(dev, SIZE_MAX) == NULL);
+	a = f2fs_dev_buf_take(NULL, 3);
+	CHECK(a && (uintptr_t)a % F2FS_BLKSIZE == 0);
+	if (a)
+		memset(a, 3, (size_t)F2FS_DEV_BUF_GRANULE * F2FS_BLKSIZE);
+	f2fs_dev_buf_give(NULL, a, 3);
+out:
+	f2fs_dev_close(dev);	/* frees the spares (ASan: no leak) */
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -954,6 +1005,7 @@ int main(void)
 		return 1;
 	}
 	test_blocks_alloc();
+	test_buf_spares();
 	test_open();
 	test_read_write();
 	test_batch();
