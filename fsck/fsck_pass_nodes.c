@@ -68,8 +68,6 @@ size_t fsck_addr_runs(const uint32_t *addrs, uint32_t lo, uint32_t hi, uint8_t *
 	return nvec;
 }
 
-/* Read n blocks (addrs sorted ascending) into buf (n blocks); blk[i]
- * receives where block i is. */
 uint8_t *fsck_walk_buf(struct fsck_walk *w, uint8_t **buf)
 {
 	if (!*buf)
@@ -77,6 +75,8 @@ uint8_t *fsck_walk_buf(struct fsck_walk *w, uint8_t **buf)
 	return *buf;
 }
 
+/* Read n blocks (addrs sorted ascending) into buf (n blocks); blk[i]
+ * receives where block i is. */
 int fsck_read_sorted(struct fsck_walk *w, const uint32_t *addrs, uint32_t n, uint8_t *buf,
 		     const uint8_t **blk)
 {
