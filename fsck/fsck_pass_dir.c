@@ -70,6 +70,7 @@ struct dir_state {
 	const uint8_t *memo_name;
 	uint32_t memo_len, memo_hash;
 	bool memo_ok;
+	bool scratch_set;		/* the sorts' scratch sized for its names */
 };
 
 /* The location of slot i of the block being scanned. */
@@ -376,6 +377,75 @@ static bool quota_file_ino(struct fsck_ctx *ctx, uint32_t ino)
 	return !le32_to_cpu(n.i.i_pino) && !le32_to_cpu(n.i.i_namelen);
 }
 
+/* Room for one more seen name, its page touched by a worker when one
+ * went ahead (fsck_walk_push() does the same for the stack). */
+static int seen_room(struct fsck_walk *w, struct dir_state *s)
+{
+	size_t need = (size_t)(s->n_seen + 1) * sizeof(*s->seen);
+
+	if (s->n_seen + 1 > s->cap_seen) {
+		f2fs_warm_stop(&w->warm_seen);	/* the array moves */
+		w->seen_ready = 0;
+		if (F2FS_ARRAY_ROOM32(s->seen, s->cap_seen, s->n_seen + 1, 64))
+			return -ENOMEM;
+	}
+	if (need > w->seen_ready)
+		w->seen_ready = f2fs_warm_reach(&w->warm_seen, s->seen,
+						(size_t)s->cap_seen * sizeof(*s->seen), need);
+	/* the sorts' scratch, when set aside for this directory */
+	need = (size_t)(s->n_seen + 1) * 2 * sizeof(*w->sort_scratch.pairs);
+	if (s->scratch_set && need > w->sort_ready &&
+	    need <= w->sort_scratch.cap * sizeof(*w->sort_scratch.pairs))
+		w->sort_ready = f2fs_warm_reach(&w->warm_sort, w->sort_scratch.pairs,
+						w->sort_scratch.cap * sizeof(*w->sort_scratch.pairs),
+						need);
+	return 0;
+}
+
+/* Names a directory's arrays are sized for before its scan, at most; and
+ * the fewest worth it (smaller ones grow from the spares below). */
+#define RESERVE_NAMES_MAX	(1u << 20)
+#define RESERVE_NAMES_MIN	16384u
+/* The pname bytes set aside per name: a name of up to 12 printable bytes
+ * in its 8-byte-aligned pname (longer names take more slots too). */
+#define PNAME_BYTES_PER_NAME	40u
+
+/* Room set aside before the scan of a large directory for every name its
+ * n_blocks dentry blocks can hold (a name takes a slot at least): the
+ * seen-name array and the sorts' scratch then never move as the names
+ * come, and a worker touches their pages ahead.  Virtual memory only;
+ * without it they grow as they always did. */
+static void reserve_names(struct fsck_walk *w, struct dir_state *s, uint32_t n_blocks)
+{
+	uint64_t bound = (uint64_t)n_blocks * NR_DENTRY_IN_BLOCK;
+
+	if (bound > RESERVE_NAMES_MAX)
+		bound = RESERVE_NAMES_MAX;
+	if (bound <= RESERVE_NAMES_MIN)
+		return;
+	(void)F2FS_ARRAY_ROOM32(s->seen, s->cap_seen, (uint32_t)bound, 64);
+	f2fs_warm_stop(&w->warm_sort);	/* the scratch may move */
+	w->sort_ready = 0;
+	s->scratch_set = !f2fs_sort_scratch_reserve(&w->sort_scratch, (size_t)bound);
+	w->pname_chunk = fsck_pname_reserve(s->d.pn, (size_t)bound * PNAME_BYTES_PER_NAME,
+					    &w->pname_cap);
+	w->pname_ready = 0;
+}
+
+/* Before an entry's pname is made: the bytes it may take in the chunk set
+ * aside for the directory's pnames are the walk's (touched ahead).  A
+ * pname that does not fit goes to a chunk of its own making. */
+static void pname_room(struct fsck_walk *w, struct dir_state *s)
+{
+	size_t need = fsck_pname_chunk_used(s->d.pn) + FSCK_PNAME_MAX_BYTES;
+
+	if (need > w->pname_cap)
+		need = w->pname_cap;
+	if (need > w->pname_ready)
+		w->pname_ready = f2fs_warm_reach(&w->warm_pname, w->pname_chunk, w->pname_cap,
+						 need);
+}
+
 /* The inode an entry names: push it, or account another link.  True
  * when the entry counts as a link of that inode. */
 static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2fs_dir_entry *de,
@@ -444,6 +514,8 @@ static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 		}
 		return true;
 	}
+	if (w->pname_chunk)
+		pname_room(w, s);
 	pn = fsck_pname_child(s->d.pn, s->d.ino, pname);
 	if (!pn) {
 		w->err = -ENOMEM;
@@ -546,7 +618,7 @@ static void note_seen(struct fsck_walk *w, struct dir_state *s, const uint8_t *n
 {
 	if (!s->n_blocks)
 		return;
-	if (F2FS_ARRAY_ROOM32(s->seen, s->cap_seen, s->n_seen + 1, 64)) {
+	if (seen_room(w, s)) {
 		w->err = -ENOMEM;
 		return;
 	}
@@ -659,7 +731,10 @@ static void drop_repeated_names(struct fsck_walk *w, struct dir_state *s)
 
 	if (s->n_seen < 2 || no_repeats(w, s))
 		return;
-	if (f2fs_array_sort_by_key(s->seen, s->n_seen, sizeof(*s->seen), seen_key, cmp_seen))
+	f2fs_warm_stop(&w->warm_sort);	/* the sort may move the scratch */
+	w->sort_ready = 0;
+	if (f2fs_array_sort_by_key_in(&w->sort_scratch, s->seen, s->n_seen, sizeof(*s->seen),
+				      seen_key, cmp_seen))
 		f2fs_array_sort(s->seen, s->n_seen, sizeof(*s->seen), cmp_seen);
 	for (uint32_t i = 0; i + 1 < s->n_seen; i++) {
 		const struct name_seen *first = &s->seen[i];
@@ -956,6 +1031,11 @@ void fsck_dir_spares_free(struct fsck_walk *w)
 
 static void free_state(struct fsck_walk *w, struct dir_state *s)
 {
+	f2fs_warm_stop(&w->warm_seen);	/* the array goes, or waits as a spare */
+	w->seen_ready = 0;
+	f2fs_warm_stop(&w->warm_pname);	/* the chunk goes with the last child */
+	w->pname_chunk = NULL;
+	w->pname_cap = w->pname_ready = 0;
 	keep_spare(&w->seen_spare, &w->seen_spare_cap, s->seen, s->cap_seen);
 	s->seen = NULL;
 	keep_spare(&w->blocks_spare, &w->blocks_spare_cap, s->blocks, s->cap_blocks);
@@ -1028,6 +1108,7 @@ void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
 		return;
 	}
 	init_state(w, &s, it, ri, false);
+	reserve_names(w, &s, n);
 	sort_dent_refs(w, order, n);
 	for (uint32_t first = 0; first < n && !w->err; first += FSCK_BATCH) {
 		uint32_t cnt = n - first < FSCK_BATCH ? n - first : FSCK_BATCH;

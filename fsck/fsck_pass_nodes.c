@@ -28,12 +28,49 @@
 
 /* ---- the inode stack ---- */
 
+/* Items the stack is sized for at the start, at most (64 MiB). */
+#define STACK_RESERVE_MAX	(1u << 20)
+
+/* The stack sized at the start for every inode the checkpoint counts (an
+ * inode waits on it at most once): it then never moves as a directory of
+ * 100,000 names fills it, and a worker touches its pages ahead.  Only
+ * virtual memory: pages are touched as items come.  A wrong count only
+ * means the stack grows later, as it would have. */
+static void reserve_stack(struct fsck_walk *w)
+{
+	uint64_t want = (uint64_t)le32_to_cpu(w->ctx->fs->cp->valid_inode_count) + 1024;
+
+	if (want > w->ctx->fs->max_nid)
+		want = w->ctx->fs->max_nid;
+	if (want > STACK_RESERVE_MAX)
+		want = STACK_RESERVE_MAX;
+	(void)F2FS_ARRAY_ROOM32(w->stack, w->cap, (uint32_t)want, 1024);
+}
+
+/* Room for one more item on the stack, its page touched by a worker when
+ * one went ahead (a directory of 100,000 names pushes 4.8 MB of items). */
+static int stack_room(struct fsck_walk *w)
+{
+	size_t need = (size_t)(w->n + 1) * sizeof(*w->stack);
+
+	if (w->n + 1 > w->cap) {
+		f2fs_warm_stop(&w->warm_stack);	/* the array moves */
+		w->stack_ready = 0;
+		if (F2FS_ARRAY_ROOM32(w->stack, w->cap, w->n + 1, 1024))
+			return -ENOMEM;
+	}
+	if (need > w->stack_ready)
+		w->stack_ready = f2fs_warm_reach(&w->warm_stack, w->stack,
+						 (size_t)w->cap * sizeof(*w->stack), need);
+	return 0;
+}
+
 int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint8_t ftype, enum fsck_item_kind kind,
 		   struct fsck_pname *pn)
 {
 	struct fsck_item *it;
 
-	if (F2FS_ARRAY_ROOM32(w->stack, w->cap, w->n + 1, 1024)) {
+	if (stack_room(w)) {
 		fsck_pname_put(pn);
 		w->err = -ENOMEM;
 		return -ENOMEM;
@@ -1269,13 +1306,23 @@ static uint32_t item_ino_desc_key(const void *a)
 	return ~((const struct fsck_item *)a)->ino;
 }
 
+/* Pairs of sort scratch kept from one batch to the next (256 KiB). */
+#define SORT_SCRATCH_KEEP	32768u
+
 static void sort_children(struct fsck_walk *w, uint32_t first)
 {
 	struct fsck_item *c = w->stack + first;
 	uint32_t n = w->n - first;
 
-	if (n > 1 && f2fs_array_sort_by_key(c, n, sizeof(*c), item_ino_desc_key, NULL))
+	f2fs_warm_stop(&w->warm_sort);
+	w->sort_ready = 0;
+	if (n > 1 && f2fs_array_sort_by_key_in(&w->sort_scratch, c, n, sizeof(*c),
+					       item_ino_desc_key, NULL))
 		f2fs_array_sort(c, n, sizeof(*c), cmp_item_ino_desc);
+	/* the seen names' sort came just before, the next large ones are a
+	 * large directory away: the peak memory keeps no large scratch */
+	if (w->sort_scratch.cap > SORT_SCRATCH_KEEP)
+		f2fs_sort_scratch_free(&w->sort_scratch);
 }
 
 /* Whether the walk can read inode ino's block, and if not why; the
@@ -1839,6 +1886,11 @@ void fsck_check_links(struct fsck_ctx *ctx)
 
 static void walk_free(struct fsck_walk *w)
 {
+	f2fs_warm_free(&w->warm_stack);
+	f2fs_warm_free(&w->warm_seen);
+	f2fs_warm_free(&w->warm_sort);
+	f2fs_warm_free(&w->warm_pname);
+	f2fs_sort_scratch_free(&w->sort_scratch);
 	for (uint32_t i = 0; i < w->n; i++)
 		fsck_pname_put(w->stack[i].pn);
 	free(w->stack);
@@ -1883,6 +1935,12 @@ int fsck_pass_nodes(struct fsck_ctx *ctx)
 		return -ENOMEM;
 	}
 	fsck_digest_start(&w);
+	/* without the jobs (no memory) they touch nothing ahead */
+	(void)f2fs_warm_init(&w.warm_stack, fsck_digest_pool(&w));
+	(void)f2fs_warm_init(&w.warm_seen, fsck_digest_pool(&w));
+	(void)f2fs_warm_init(&w.warm_sort, fsck_digest_pool(&w));
+	(void)f2fs_warm_init(&w.warm_pname, fsck_digest_pool(&w));
+	reserve_stack(&w);
 	fsck_progress(ctx, 4, 0, 1);
 	push_roots(&w);
 	walk_stack(&w);

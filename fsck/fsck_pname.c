@@ -117,6 +117,29 @@ static void *chunk_alloc(struct fsck_pname *dir, size_t size)
 	return p;
 }
 
+void *fsck_pname_reserve(struct fsck_pname *dir, size_t bytes, size_t *cap)
+{
+	struct pname_more *m = dir ? more_of(dir) : NULL;
+	struct pname_chunk *c;
+
+	if (!m || bytes <= PNAME_CHUNK_MAX || bytes > SIZE_MAX - sizeof(*c))
+		return NULL;
+	c = malloc(sizeof(*c) + bytes);
+	if (!c)
+		return NULL;
+	c->next = m->chunks;
+	c->used = 0;
+	c->cap = bytes;
+	m->chunks = c;
+	*cap = bytes;
+	return c->data;
+}
+
+size_t fsck_pname_chunk_used(const struct fsck_pname *dir)
+{
+	return dir && dir->more && dir->more->chunks ? dir->more->chunks->used : 0;
+}
+
 struct fsck_pname *fsck_pname_root(void)
 {
 	struct fsck_pname *pn = calloc(1, sizeof(*pn) + 1);

@@ -8,6 +8,8 @@
 #ifndef FSCK_WALK_H
 #define FSCK_WALK_H
 
+#include "f2fs_array.h"
+#include "f2fs_warm.h"
 #include "f2fs_workers.h"
 #include "fsck.h"
 
@@ -145,6 +147,23 @@ struct fsck_walk {
 	struct fsck_ctx *ctx;
 	struct fsck_item *stack;
 	uint32_t n, cap;
+	/* the stack's next pages and the seen-name array's (fsck_pass_dir.c),
+	 * touched ahead by a worker; the bytes of each the walk may fill
+	 * before it asks again */
+	struct f2fs_warm warm_stack, warm_seen;
+	size_t stack_ready, seen_ready;
+	/* the memory of the large sorts (a directory's seen names, then the
+	 * children it pushed), shared; set aside for a large directory before
+	 * its scan and touched ahead as its names come (stopped before a
+	 * sort, which may move it) */
+	struct f2fs_sort_scratch sort_scratch;
+	struct f2fs_warm warm_sort;
+	size_t sort_ready;
+	/* the chunk set aside for the pnames of a large directory's entries
+	 * (fsck_pname_reserve()), touched ahead as they come; NULL if none */
+	uint8_t *pname_chunk;
+	size_t pname_cap, pname_ready;
+	struct f2fs_warm warm_pname;
 	struct fsck_name *names;
 	uint32_t n_names, cap_names;
 	uint8_t *ibuf, *nbuf, *dbuf;	/* FSCK_BATCH blocks each (nbuf, dbuf:
@@ -238,6 +257,15 @@ struct fsck_pname *fsck_pname_root(void);
 /* Entry name (printable) in directory dir (NULL: a directory whose path is
  * unknown, shown as "<ino dir_ino>"); holds a reference to dir. */
 struct fsck_pname *fsck_pname_child(struct fsck_pname *dir, uint32_t dir_ino, const char *name);
+/* A chunk of bytes (more than 64 KiB) for dir's next entries' pnames, set
+ * aside before a large directory's scan; its data and capacity, or NULL
+ * (the pnames then take chunks as they come). */
+void *fsck_pname_reserve(struct fsck_pname *dir, size_t bytes, size_t *cap);
+/* The bytes of dir's newest chunk in use: the next pname goes there when
+ * it has room. */
+size_t fsck_pname_chunk_used(const struct fsck_pname *dir);
+/* The most bytes one entry's pname takes (fsck_pname_child()). */
+#define FSCK_PNAME_MAX_BYTES	(32u + 4 * F2FS_NAME_LEN + 8)
 /* Drop a reference (and the directories' names nothing else holds). */
 void fsck_pname_put(struct fsck_pname *pn);
 /* The full path, built the first time and kept; NULL for NULL or when

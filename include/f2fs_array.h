@@ -65,6 +65,23 @@ int f2fs_array_sort_by_key(void *base, size_t n, size_t size,
 			   uint32_t (*key)(const void *),
 			   int (*cmp)(const void *, const void *));
 
+/* The 16 bytes per element a sort by key needs past 256 elements, kept
+ * by a caller that sorts large arrays one after another: the pages are
+ * faulted in once (zero-initialise; f2fs_sort_scratch_free() at the end). */
+struct f2fs_sort_scratch {
+	uint64_t *pairs;
+	size_t cap;		/* pairs: room for a sort of cap / 2 elements */
+};
+/* f2fs_array_sort_by_key() with scratch's memory (grown as needed; NULL:
+ * allocated for the call). */
+int f2fs_array_sort_by_key_in(struct f2fs_sort_scratch *scratch, void *base, size_t n,
+			      size_t size, uint32_t (*key)(const void *),
+			      int (*cmp)(const void *, const void *));
+/* Room in scratch for a sort of n elements (its content is not kept):
+ * 0, -ENOMEM (scratch then empty) or -EOVERFLOW. */
+int f2fs_sort_scratch_reserve(struct f2fs_sort_scratch *scratch, size_t n);
+void f2fs_sort_scratch_free(struct f2fs_sort_scratch *scratch);
+
 /*
  * Open-addressing tables keyed by 32-bit numbers (fsck's subdirectory
  * counts, preen's roll-forward chain sets, the quota check's ids): each

@@ -38,7 +38,7 @@ struct f2fs_job *f2fs_job_new(void);
 void f2fs_job_free(struct f2fs_job *job);
 
 /* Jobs a pool holds open at once. */
-#define F2FS_WORKERS_MAX_OPEN	6u
+#define F2FS_WORKERS_MAX_OPEN	10u
 
 /* Open job for n items of fn(arg, i).  Returns -EBUSY when the pool has
  * F2FS_WORKERS_MAX_OPEN jobs open, -ENOMEM; nothing is opened then. */

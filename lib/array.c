@@ -393,19 +393,56 @@ static void reverse_pairs(uint64_t *pairs, size_t n)
  * the radix sort's second half on the stack: 4 KiB). */
 #define SORT_KEYED_STACK	256
 
+/* The pairs of a sort of n elements: on the stack, in the caller's
+ * scratch (grown to fit), or allocated for the call; NULL on ENOMEM. */
+static uint64_t *sort_pairs(struct f2fs_sort_scratch *scratch, uint64_t *few, size_t n)
+{
+	if (n <= SORT_KEYED_STACK)
+		return few;
+	if (!scratch)
+		return malloc(n * 2 * sizeof(*few));
+	return f2fs_sort_scratch_reserve(scratch, n) ? NULL : scratch->pairs;
+}
+
+int f2fs_sort_scratch_reserve(struct f2fs_sort_scratch *scratch, size_t n)
+{
+	if (n > SIZE_MAX / (2 * sizeof(*scratch->pairs)))
+		return -EOVERFLOW;
+	if (scratch->cap >= 2 * n)
+		return 0;
+	free(scratch->pairs);	/* nothing in it to keep */
+	scratch->pairs = malloc(n * 2 * sizeof(*scratch->pairs));
+	scratch->cap = scratch->pairs ? 2 * n : 0;
+	return scratch->pairs ? 0 : -ENOMEM;
+}
+
+void f2fs_sort_scratch_free(struct f2fs_sort_scratch *scratch)
+{
+	free(scratch->pairs);
+	scratch->pairs = NULL;
+	scratch->cap = 0;
+}
+
 int f2fs_array_sort_by_key(void *base, size_t n, size_t size,
 			   uint32_t (*key)(const void *),
 			   int (*cmp)(const void *, const void *))
 {
+	return f2fs_array_sort_by_key_in(NULL, base, n, size, key, cmp);
+}
+
+int f2fs_array_sort_by_key_in(struct f2fs_sort_scratch *scratch, void *base, size_t n,
+			      size_t size, uint32_t (*key)(const void *),
+			      int (*cmp)(const void *, const void *))
+{
 	uint8_t hold[F2FS_SORT_KEYED_MAX];
-	uint64_t few[2 * SORT_KEYED_STACK], *pairs = few;
+	uint64_t few[2 * SORT_KEYED_STACK], *pairs;
 	uint8_t *b = base;
 
 	if (n < 2)
 		return 0;
 	if (size > sizeof(hold) || n > UINT32_MAX)
 		return -EINVAL;
-	if (n > SORT_KEYED_STACK && !(pairs = malloc(n * 2 * sizeof(*pairs))))
+	if (!(pairs = sort_pairs(scratch, few, n)))
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		pairs[i] = (uint64_t)key(b + i * size) << 32 | i;
@@ -423,7 +460,7 @@ int f2fs_array_sort_by_key(void *base, size_t n, size_t size,
 			radix_sort_pairs(pairs, pairs + n, n);
 		apply_order(b, n, size, pairs, hold);
 	}
-	if (pairs != few)
+	if (pairs != few && !scratch)
 		free(pairs);
 	if (cmp)
 		sort_ties(b, n, size, key, cmp);

@@ -12,5 +12,5 @@ noinst_HEADERS += include/f2fs_json.h
 lib_libf2fs_a_SOURCES += lib/array.c
 noinst_HEADERS += include/f2fs_array.h
 # The worker threads of fsck's walk (a job's items computed ahead of use).
-lib_libf2fs_a_SOURCES += lib/workers.c
-noinst_HEADERS += include/f2fs_workers.h
+lib_libf2fs_a_SOURCES += lib/workers.c lib/warm.c
+noinst_HEADERS += include/f2fs_workers.h include/f2fs_warm.h

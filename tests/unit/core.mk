@@ -23,3 +23,6 @@ tests_unit_test_array_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += tests/unit/test_workers
 TESTS += tests/unit/test_workers
 tests_unit_test_workers_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/test_warm
+TESTS += tests/unit/test_warm
+tests_unit_test_warm_LDADD = $(UNIT_LDADD)

@@ -344,10 +344,13 @@ static int cmp_wide_stable(const void *a, const void *b)
 /* f2fs_array_sort_by_key(), against a stable reference (ties by id, the
  * order they came in): every shape and size; then with a comparison for
  * the ties (a key of only the top 4 bits, ties ordered by key, then by
- * descending id) against f2fs_array_sort() with the whole comparison. */
+ * descending id) against f2fs_array_sort() with the whole comparison,
+ * through a scratch kept from sort to sort (f2fs_array_sort_by_key_in()),
+ * which grows to the largest and is set aside ahead by reserve. */
 static void test_sort_by_key(void)
 {
-	static const uint32_t sizes[] = { 0, 1, 2, 3, 16, 17, 100, 1000, 20000 };
+	static const uint32_t sizes[] = { 0, 1, 2, 3, 16, 17, 100, 1000, 20000, 300 };
+	struct f2fs_sort_scratch scratch = { 0 };
 	uint32_t rnd = 7, bad = 0;
 
 	for (int shape = 0; shape < 8; shape++) {
@@ -366,7 +369,8 @@ static void test_sort_by_key(void)
 			if (n && memcmp(a, b, (size_t)n * sizeof(*a)))
 				bad++;
 			memcpy(a, b, (size_t)n * sizeof(*a));
-			if (f2fs_array_sort_by_key(a, n, sizeof(*a), wide_key_top, cmp_wide_then_id))
+			if (f2fs_array_sort_by_key_in(&scratch, a, n, sizeof(*a), wide_key_top,
+						      cmp_wide_then_id))
 				bad++;
 			f2fs_array_sort(b, n, sizeof(*b), cmp_wide_then_id);
 			if (n && memcmp(a, b, (size_t)n * sizeof(*a)))
@@ -376,6 +380,12 @@ static void test_sort_by_key(void)
 		}
 	}
 	CHECK_EQ_U64(bad, 0);
+	CHECK_EQ_U64(scratch.cap, 2 * 20000);	/* grown once, kept for the smaller */
+	CHECK_EQ_U64(f2fs_sort_scratch_reserve(&scratch, 30000), 0);
+	CHECK_EQ_U64(scratch.cap, 2 * 30000);
+	CHECK_EQ_U64(f2fs_sort_scratch_reserve(&scratch, SIZE_MAX / 8), -EOVERFLOW);
+	f2fs_sort_scratch_free(&scratch);
+	CHECK(scratch.pairs == NULL && scratch.cap == 0);
 	{
 		uint8_t big[2 * (F2FS_SORT_KEYED_MAX + 1)] = { 0 };
 
