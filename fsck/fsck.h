@@ -205,16 +205,33 @@ struct fsck_ctx {
 
 /* Where a directory entry lives, so a fix can rewrite it: a dentry block
  * (a data block of the directory) or the inline area of the directory
- * inode.  Offsets are bytes inside that 4 KiB block. */
+ * inode.  Offsets are bytes inside that 4 KiB block.  Every item waiting
+ * on the walk's stack holds one (100,000 for a directory of 100,000
+ * names), so it keeps only what it cannot derive: the names follow the
+ * entries in both areas (fsck_dent_names()), and only the inline area
+ * starts past the block's first byte (fsck_dent_inline()).  Slots fit a
+ * byte: a block has 214, an inline area fewer. */
 struct fsck_dent_loc {
 	uint32_t dir_ino;	/* 0: no location */
 	uint32_t blkaddr;	/* dentry block, or the directory inode's block */
 	uint32_t owner;		/* node holding the block's address (blocks) */
 	uint16_t owner_ofs;	/* ofs_in_node of that address */
-	uint16_t slot, nslots;
-	uint16_t bitmap_off, de_base, name_base;
-	uint8_t is_inline;
+	uint8_t slot, nslots;
+	uint16_t bitmap_off, de_base;
 };
+
+/* Where the area's names begin: past its nslots entries. */
+static inline uint32_t fsck_dent_names(const struct fsck_dent_loc *loc)
+{
+	return loc->de_base + (uint32_t)loc->nslots * SIZE_OF_DIR_ENTRY;
+}
+
+/* Whether the area is a directory inode's inline one (its bitmap comes
+ * after the inode's fields; a dentry block's opens the block). */
+static inline bool fsck_dent_inline(const struct fsck_dent_loc *loc)
+{
+	return loc->bitmap_off != 0;
+}
 
 /* ---- fsck_report.c ---- */
 void fsck_report_init(struct fsck_ctx *ctx);

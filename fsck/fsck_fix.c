@@ -296,7 +296,7 @@ static uint8_t *dent_block(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc
 {
 	if (!loc->dir_ino)
 		return NULL;
-	if (loc->is_inline)
+	if (fsck_dent_inline(loc))
 		return (uint8_t *)fsck_fix_node(ctx, loc->dir_ino, loc->blkaddr, cur);
 	return fsck_fix_data(ctx, loc->blkaddr, loc->owner, loc->owner_ofs, cur);
 }
@@ -365,7 +365,7 @@ void fsck_fix_dots(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, const 
 	if (!b || l.nslots < 2)
 		return;
 	de = (void *)(b + l.de_base + (size_t)l.slot * SIZE_OF_DIR_ENTRY);
-	name = b + l.name_base + (size_t)l.slot * F2FS_SLOT_LEN;
+	name = b + fsck_dent_names(&l) + (size_t)l.slot * F2FS_SLOT_LEN;
 	de->hash_code = 0;
 	de->ino = cpu_to_le32(ino);
 	de->name_len = cpu_to_le16(dot ? 1 : 2);
@@ -502,7 +502,7 @@ void fsck_fix_dent_readd(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, 
 	e->hash = le32_to_cpu(de->hash_code);
 	e->len = (uint8_t)len;
 	e->ftype = de->file_type;
-	memcpy(e->name, b + loc->name_base + (size_t)loc->slot * F2FS_SLOT_LEN, len);
+	memcpy(e->name, b + fsck_dent_names(loc) + (size_t)loc->slot * F2FS_SLOT_LEN, len);
 	drop_entry(b, loc);
 }
 
@@ -513,5 +513,5 @@ void fsck_fix_dent_name(struct fsck_ctx *ctx, const struct fsck_dent_loc *loc, c
 
 	if (!b || loc->slot >= loc->nslots || !len || loc->slot + GET_DENTRY_SLOTS(len) > loc->nslots)
 		return;
-	memcpy(b + loc->name_base + (size_t)loc->slot * F2FS_SLOT_LEN, name, len);
+	memcpy(b + fsck_dent_names(loc) + (size_t)loc->slot * F2FS_SLOT_LEN, name, len);
 }

@@ -649,7 +649,7 @@ static int move_entry(struct lpf_run *lr, const struct fsck_dent_move *m)
 
 	if (!n)
 		return ctx->plan->err ? ctx->plan->err : -EIO;
-	if (loc->is_inline || (n->i.i_inline & F2FS_INLINE_DENTRY) || loc->slot >= loc->nslots)
+	if (fsck_dent_inline(loc) || (n->i.i_inline & F2FS_INLINE_DENTRY) || loc->slot >= loc->nslots)
 		return 0;
 	b = fsck_fix_data_peek(ctx, loc->blkaddr);
 	if (!b) {
@@ -664,7 +664,7 @@ static int move_entry(struct lpf_run *lr, const struct fsck_dent_move *m)
 	len = le16_to_cpu(de->name_len);
 	if (!len || len > F2FS_NAME_LEN || loc->slot + GET_DENTRY_SLOTS(len) > loc->nslots)
 		return 0;
-	memcpy(name, b + loc->name_base + (size_t)loc->slot * F2FS_SLOT_LEN, len);
+	memcpy(name, b + fsck_dent_names(loc) + (size_t)loc->slot * F2FS_SLOT_LEN, len);
 	err = add_to_blocks(lr, loc->dir_ino, n, name, len, m->hash, le32_to_cpu(de->ino),
 			    de->file_type);
 	if (err == -ENOSPC) {
@@ -1160,7 +1160,6 @@ static void set_dotdot(struct lpf_run *lr, uint32_t ino, struct f2fs_node *n, ui
 	loc.nslots = NR_DENTRY_IN_BLOCK;
 	loc.bitmap_off = 0;
 	loc.de_base = offsetof(struct f2fs_dentry_block, dentry);
-	loc.name_base = offsetof(struct f2fs_dentry_block, filename);
 	fsck_fix_dots(ctx, &loc, NULL, false, parent);
 }
 

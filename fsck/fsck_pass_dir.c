@@ -76,7 +76,7 @@ struct dir_state {
 /* The location of slot i of the block being scanned. */
 static const struct fsck_dent_loc *slot_loc(struct dir_state *s, uint32_t slot)
 {
-	s->loc.slot = (uint16_t)slot;
+	s->loc.slot = (uint8_t)slot;
 	return &s->loc;
 }
 
@@ -663,7 +663,7 @@ static uint32_t seen_name(struct fsck_walk *w, const struct dir_state *s, const 
 			  uint8_t *out, uint8_t *buf)
 {
 	const struct fsck_dent_loc *loc = &s->blocks[n->blk];
-	const uint8_t *b = loc->is_inline ? (const uint8_t *)fsck_fix_node_peek(w->ctx, loc->dir_ino)
+	const uint8_t *b = fsck_dent_inline(loc) ? (const uint8_t *)fsck_fix_node_peek(w->ctx, loc->dir_ino)
 					  : fsck_fix_data_peek(w->ctx, loc->blkaddr);
 	const struct f2fs_dir_entry *de;
 	uint32_t len;
@@ -677,7 +677,7 @@ static uint32_t seen_name(struct fsck_walk *w, const struct dir_state *s, const 
 	len = le16_to_cpu(de->name_len);
 	if (!len || len > F2FS_NAME_LEN || n->slot + GET_DENTRY_SLOTS(len) > loc->nslots)
 		return 0;
-	memcpy(out, b + loc->name_base + (size_t)n->slot * F2FS_SLOT_LEN, len);
+	memcpy(out, b + fsck_dent_names(loc) + (size_t)n->slot * F2FS_SLOT_LEN, len);
 	return len;
 }
 
@@ -759,7 +759,7 @@ static void drop_repeated_names(struct fsck_walk *w, struct dir_state *s)
 					  .path = dir_path(s), .str = pname, .found = again->ino,
 					  .idx = again->bidx)))
 				continue;
-			loc.slot = again->slot;
+			loc.slot = (uint8_t)again->slot;
 			fsck_fix_dentry(w->ctx, &loc, NULL, FSCK_DENT_DROP, 0);
 			w->ctx->ni[again->ino].links_found--;
 			w->ctx->st.dentries--;
@@ -957,7 +957,7 @@ static void make_room_for_dots(struct fsck_walk *w, struct dir_state *s)
 	struct fsck_dent_loc loc = s->loc0;
 
 	for (uint32_t i = 0; i < s->n_low; i++) {
-		loc.slot = s->low[i];
+		loc.slot = (uint8_t)s->low[i];
 		fsck_fix_dent_readd(w->ctx, &loc, s->blk0);
 	}
 }
@@ -1135,8 +1135,6 @@ void fsck_check_dir_blocks(struct fsck_walk *w, const struct fsck_item *it,
 			s.loc.nslots = NR_DENTRY_IN_BLOCK;
 			s.loc.bitmap_off = 0;
 			s.loc.de_base = offsetof(struct f2fs_dentry_block, dentry);
-			s.loc.name_base = offsetof(struct f2fs_dentry_block, filename);
-			s.loc.is_inline = 0;
 			if (bidx == 0) {
 				s.loc0 = s.loc;
 				s.blk0 = NULL;	/* re-read or taken from the fix copies */
@@ -1174,11 +1172,9 @@ void fsck_check_inline_dir(struct fsck_walk *w, const struct fsck_item *it,
 	s.blk = node;
 	s.loc.dir_ino = it->ino;
 	s.loc.blkaddr = it->addr;
-	s.loc.nslots = (uint16_t)at.nslots;
+	s.loc.nslots = (uint8_t)at.nslots;
 	s.loc.bitmap_off = (uint16_t)at.bitmap_off;
 	s.loc.de_base = (uint16_t)at.de_off;
-	s.loc.name_base = (uint16_t)at.name_off;
-	s.loc.is_inline = 1;
 	s.loc0 = s.loc;
 	s.blk0 = node;
 	s.have0 = true;
