@@ -381,24 +381,16 @@ static bool quota_file_ino(struct fsck_ctx *ctx, uint32_t ino)
  * went ahead (fsck_walk_push() does the same for the stack). */
 static int seen_room(struct fsck_walk *w, struct dir_state *s)
 {
-	size_t need = (size_t)(s->n_seen + 1) * sizeof(*s->seen);
+	size_t need = (size_t)(s->n_seen + 1) * 2 * sizeof(*w->sort_scratch.pairs);
 
-	if (s->n_seen + 1 > s->cap_seen) {
-		f2fs_warm_stop(&w->warm_seen);	/* the array moves */
-		w->seen_ready = 0;
-		if (F2FS_ARRAY_ROOM32(s->seen, s->cap_seen, s->n_seen + 1, 64))
-			return -ENOMEM;
-	}
-	if (need > w->seen_ready)
-		w->seen_ready = f2fs_warm_reach(&w->warm_seen, s->seen,
-						(size_t)s->cap_seen * sizeof(*s->seen), need);
+	if (f2fs_warm_room32(&w->warm_seen, &s->seen, sizeof(*s->seen), &s->cap_seen,
+			     s->n_seen + 1, 64))
+		return -ENOMEM;
 	/* the sorts' scratch, when set aside for this directory */
-	need = (size_t)(s->n_seen + 1) * 2 * sizeof(*w->sort_scratch.pairs);
-	if (s->scratch_set && need > w->sort_ready &&
+	if (s->scratch_set && need > w->warm_sort.ready &&
 	    need <= w->sort_scratch.cap * sizeof(*w->sort_scratch.pairs))
-		w->sort_ready = f2fs_warm_reach(&w->warm_sort, w->sort_scratch.pairs,
-						w->sort_scratch.cap * sizeof(*w->sort_scratch.pairs),
-						need);
+		f2fs_warm_reach(&w->warm_sort, w->sort_scratch.pairs,
+				w->sort_scratch.cap * sizeof(*w->sort_scratch.pairs), need);
 	return 0;
 }
 
@@ -425,11 +417,9 @@ static void reserve_names(struct fsck_walk *w, struct dir_state *s, uint32_t n_b
 		return;
 	(void)F2FS_ARRAY_ROOM32(s->seen, s->cap_seen, (uint32_t)bound, 64);
 	f2fs_warm_stop(&w->warm_sort);	/* the scratch may move */
-	w->sort_ready = 0;
 	s->scratch_set = !f2fs_sort_scratch_reserve(&w->sort_scratch, (size_t)bound);
 	w->pname_chunk = fsck_pname_reserve(s->d.pn, (size_t)bound * PNAME_BYTES_PER_NAME,
 					    &w->pname_cap);
-	w->pname_ready = 0;
 }
 
 /* Before an entry's pname is made: the bytes it may take in the chunk set
@@ -441,9 +431,8 @@ static void pname_room(struct fsck_walk *w, struct dir_state *s)
 
 	if (need > w->pname_cap)
 		need = w->pname_cap;
-	if (need > w->pname_ready)
-		w->pname_ready = f2fs_warm_reach(&w->warm_pname, w->pname_chunk, w->pname_cap,
-						 need);
+	if (need > w->warm_pname.ready)
+		f2fs_warm_reach(&w->warm_pname, w->pname_chunk, w->pname_cap, need);
 }
 
 /* The inode an entry names: push it, or account another link.  True
@@ -732,7 +721,6 @@ static void drop_repeated_names(struct fsck_walk *w, struct dir_state *s)
 	if (s->n_seen < 2 || no_repeats(w, s))
 		return;
 	f2fs_warm_stop(&w->warm_sort);	/* the sort may move the scratch */
-	w->sort_ready = 0;
 	if (f2fs_array_sort_by_key_in(&w->sort_scratch, s->seen, s->n_seen, sizeof(*s->seen),
 				      seen_key, cmp_seen))
 		f2fs_array_sort(s->seen, s->n_seen, sizeof(*s->seen), cmp_seen);
@@ -1032,10 +1020,9 @@ void fsck_dir_spares_free(struct fsck_walk *w)
 static void free_state(struct fsck_walk *w, struct dir_state *s)
 {
 	f2fs_warm_stop(&w->warm_seen);	/* the array goes, or waits as a spare */
-	w->seen_ready = 0;
 	f2fs_warm_stop(&w->warm_pname);	/* the chunk goes with the last child */
 	w->pname_chunk = NULL;
-	w->pname_cap = w->pname_ready = 0;
+	w->pname_cap = 0;
 	keep_spare(&w->seen_spare, &w->seen_spare_cap, s->seen, s->cap_seen);
 	s->seen = NULL;
 	keep_spare(&w->blocks_spare, &w->blocks_spare_cap, s->blocks, s->cap_blocks);

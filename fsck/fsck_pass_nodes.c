@@ -51,18 +51,8 @@ static void reserve_stack(struct fsck_walk *w)
  * one went ahead (a directory of 100,000 names pushes 4.8 MB of items). */
 static int stack_room(struct fsck_walk *w)
 {
-	size_t need = (size_t)(w->n + 1) * sizeof(*w->stack);
-
-	if (w->n + 1 > w->cap) {
-		f2fs_warm_stop(&w->warm_stack);	/* the array moves */
-		w->stack_ready = 0;
-		if (F2FS_ARRAY_ROOM32(w->stack, w->cap, w->n + 1, 1024))
-			return -ENOMEM;
-	}
-	if (need > w->stack_ready)
-		w->stack_ready = f2fs_warm_reach(&w->warm_stack, w->stack,
-						 (size_t)w->cap * sizeof(*w->stack), need);
-	return 0;
+	return f2fs_warm_room32(&w->warm_stack, &w->stack, sizeof(*w->stack), &w->cap, w->n + 1,
+				1024);
 }
 
 int fsck_walk_push(struct fsck_walk *w, uint32_t ino, uint8_t ftype, enum fsck_item_kind kind,
@@ -1315,7 +1305,6 @@ static void sort_children(struct fsck_walk *w, uint32_t first)
 	uint32_t n = w->n - first;
 
 	f2fs_warm_stop(&w->warm_sort);
-	w->sort_ready = 0;
 	if (n > 1 && f2fs_array_sort_by_key_in(&w->sort_scratch, c, n, sizeof(*c),
 					       item_ino_desc_key, NULL))
 		f2fs_array_sort(c, n, sizeof(*c), cmp_item_ino_desc);

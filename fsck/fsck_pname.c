@@ -81,6 +81,21 @@ static struct pname_more *more_of(struct fsck_pname *pn)
 	return pn->more;
 }
 
+/* A new chunk of cap bytes, the one the next pnames go to; NULL when out
+ * of memory. */
+static struct pname_chunk *new_chunk(struct pname_more *m, size_t cap)
+{
+	struct pname_chunk *c = malloc(sizeof(*c) + cap);
+
+	if (!c)
+		return NULL;
+	c->next = m->chunks;
+	c->used = 0;
+	c->cap = cap;
+	m->chunks = c;
+	return c;
+}
+
 /* Room for size bytes among dir's entries' pnames; NULL when out of
  * memory. */
 static void *chunk_alloc(struct fsck_pname *dir, size_t size)
@@ -104,13 +119,9 @@ static void *chunk_alloc(struct fsck_pname *dir, size_t size)
 			cap = PNAME_CHUNK_MAX;
 		if (cap < size)
 			cap = size;
-		c = malloc(sizeof(*c) + cap);
+		c = new_chunk(m, cap);
 		if (!c)
 			return NULL;
-		c->next = m->chunks;
-		c->used = 0;
-		c->cap = cap;
-		m->chunks = c;
 	}
 	p = c->data + c->used;
 	c->used += size;
@@ -124,13 +135,9 @@ void *fsck_pname_reserve(struct fsck_pname *dir, size_t bytes, size_t *cap)
 
 	if (!m || bytes <= PNAME_CHUNK_MAX || bytes > SIZE_MAX - sizeof(*c))
 		return NULL;
-	c = malloc(sizeof(*c) + bytes);
+	c = new_chunk(m, bytes);
 	if (!c)
 		return NULL;
-	c->next = m->chunks;
-	c->used = 0;
-	c->cap = bytes;
-	m->chunks = c;
 	*cap = bytes;
 	return c->data;
 }

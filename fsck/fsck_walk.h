@@ -148,21 +148,18 @@ struct fsck_walk {
 	struct fsck_item *stack;
 	uint32_t n, cap;
 	/* the stack's next pages and the seen-name array's (fsck_pass_dir.c),
-	 * touched ahead by a worker; the bytes of each the walk may fill
-	 * before it asks again */
+	 * touched ahead by a worker */
 	struct f2fs_warm warm_stack, warm_seen;
-	size_t stack_ready, seen_ready;
 	/* the memory of the large sorts (a directory's seen names, then the
 	 * children it pushed), shared; set aside for a large directory before
 	 * its scan and touched ahead as its names come (stopped before a
 	 * sort, which may move it) */
 	struct f2fs_sort_scratch sort_scratch;
 	struct f2fs_warm warm_sort;
-	size_t sort_ready;
 	/* the chunk set aside for the pnames of a large directory's entries
 	 * (fsck_pname_reserve()), touched ahead as they come; NULL if none */
 	uint8_t *pname_chunk;
-	size_t pname_cap, pname_ready;
+	size_t pname_cap;
 	struct f2fs_warm warm_pname;
 	struct fsck_name *names;
 	uint32_t n_names, cap_names;

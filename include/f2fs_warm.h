@@ -47,6 +47,8 @@ struct f2fs_warm {
 	size_t page;
 	uint8_t *base;			/* the array being filled, or NULL */
 	size_t cap;			/* its bytes */
+	size_t ready;			/* bytes the owner may write without
+					 * asking again (0 after a stop) */
 	/* pages as address / page: */
 	uintptr_t end;			/* past the array's last whole page */
 	uintptr_t frontier;		/* the first page no window covered */
@@ -59,8 +61,16 @@ int f2fs_warm_init(struct f2fs_warm *wm, struct f2fs_workers *pool);
 
 /* The owner will write the bytes [0, need) of the array at base, of cap
  * bytes: the pages up to need's are its own when this returns.  Returns
- * the bytes it may write before it calls again (at least need). */
+ * the bytes it may write before it calls again (at least need; kept in
+ * wm->ready). */
 size_t f2fs_warm_reach(struct f2fs_warm *wm, void *base, size_t cap, size_t need);
+
+/* F2FS_ARRAY_ROOM32 for a warmed array (a T ** as void *, elements of
+ * elem bytes, capacity *cap): room for need elements, grown (warming
+ * stopped first: the array moves) when short, and the bytes of the first
+ * need elements the owner's.  0, or f2fs_array_grow32()'s error. */
+int f2fs_warm_room32(struct f2fs_warm *wm, void *arrp, size_t elem, uint32_t *cap, uint32_t need,
+		     uint32_t min_cap);
 
 /* No worker touches the array any more (before it moves or is freed). */
 void f2fs_warm_stop(struct f2fs_warm *wm);

@@ -12,8 +12,10 @@
  * will write before it took the page.
  */
 #include <errno.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "f2fs_array.h"
 #include "f2fs_warm.h"
 #include "f2fs_workers.h"
 
@@ -65,7 +67,7 @@ void f2fs_warm_stop(struct f2fs_warm *wm)
 		for (unsigned int k = 0; k < 2; k++)
 			close_window(wm, &wm->win[k]);
 	wm->base = NULL;
-	wm->cap = 0;
+	wm->cap = wm->ready = 0;
 	wm->frontier = wm->end = 0;
 }
 
@@ -126,9 +128,9 @@ size_t f2fs_warm_reach(struct f2fs_warm *wm, void *base, size_t cap, size_t need
 	uintptr_t pg;
 
 	if (!wm->pool || need > cap)
-		return cap;
+		return wm->ready = cap;
 	if (need < WARM_MIN)
-		return WARM_MIN < cap ? WARM_MIN : cap;
+		return wm->ready = WARM_MIN < cap ? WARM_MIN : cap;
 	if (base != wm->base || cap != wm->cap) {
 		f2fs_warm_stop(wm);
 		wm->base = base;
@@ -139,5 +141,25 @@ size_t f2fs_warm_reach(struct f2fs_warm *wm, void *base, size_t cap, size_t need
 	take_until(wm, pg);
 	open_ahead(wm, pg);
 	need = (pg + 1) * wm->page - (uintptr_t)base;
-	return need < cap ? need : cap;
+	return wm->ready = need < cap ? need : cap;
+}
+
+int f2fs_warm_room32(struct f2fs_warm *wm, void *arrp, size_t elem, uint32_t *cap, uint32_t need,
+		     uint32_t min_cap)
+{
+	void *arr;
+
+	if (need > *cap) {
+		int err;
+
+		f2fs_warm_stop(wm);
+		err = f2fs_array_grow32(arrp, elem, cap, need, min_cap);
+		if (err)
+			return err;
+	}
+	if ((size_t)need * elem > wm->ready) {
+		memcpy(&arr, arrp, sizeof(arr));
+		f2fs_warm_reach(wm, arr, (size_t)*cap * elem, (size_t)need * elem);
+	}
+	return 0;
 }

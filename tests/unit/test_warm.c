@@ -4,8 +4,9 @@
  * intact (a worker only writes pages the owner has not reached) and no
  * byte past the array written; the allowance covers the need and stays
  * inside the array; growth by realloc (stopped first), a fill that falls
- * back and grows again, and a pool without workers all hold; and a worker
- * does touch the pages ahead of the owner.
+ * back and grows again, an array grown by f2fs_warm_room32() and a pool
+ * without workers all hold; and a worker does touch the pages ahead of
+ * the owner.
  */
 #define _DEFAULT_SOURCE
 #include <errno.h>
@@ -119,6 +120,35 @@ static void test_refill_and_grow(void)
 	free(b);
 }
 
+/* f2fs_warm_room32(): an array grown from nothing as it is filled, one
+ * element at a time, keeps every element (the warming stopped at each
+ * move, the pages taken before each write). */
+static void test_room32(void)
+{
+	int err;
+	struct f2fs_workers *wk = f2fs_workers_start(2, &err);
+	struct f2fs_warm wm;
+	uint32_t *v = NULL, cap = 0, n = 0, bad = 0;
+
+	CHECK_EQ_U64(f2fs_warm_init(&wm, wk), 0);
+	for (; n < 600000; n++) {
+		if (f2fs_warm_room32(&wm, &v, sizeof(*v), &cap, n + 1, 16)) {
+			CHECK(!"out of memory");
+			break;
+		}
+		CHECK((size_t)(n + 1) * sizeof(*v) <= wm.ready || n + 1 > cap);
+		v[n] = n * 2654435761u | 1;
+	}
+	f2fs_warm_stop(&wm);
+	for (uint32_t i = 0; i < n; i++)
+		bad += v[i] != (i * 2654435761u | 1);
+	CHECK_EQ_U64(bad, 0);
+	CHECK(cap >= n);
+	f2fs_warm_free(&wm);
+	f2fs_workers_stop(wk);
+	free(v);
+}
+
 /* No pool, or a pool of no workers: everything is allowed at once. */
 static void test_no_workers(void)
 {
@@ -176,6 +206,7 @@ int main(void)
 		test_fill(t, (size_t)70000, 1);
 	}
 	test_refill_and_grow();
+	test_room32();
 	test_touches_ahead();
 	return unit_finish("test_warm");
 }
