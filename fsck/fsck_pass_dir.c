@@ -422,9 +422,10 @@ static void reserve_names(struct fsck_walk *w, struct dir_state *s, uint32_t n_b
 					    &w->pname_cap);
 }
 
-/* Before an entry's pname is made: the bytes it may take in the chunk set
- * aside for the directory's pnames are the walk's (touched ahead).  A
- * pname that does not fit goes to a chunk of its own making. */
+/* Before an entry's pname is made (for the child pushed, or for the name
+ * remembered while its inode waits): the bytes it may take in the chunk
+ * set aside for the directory's pnames are the walk's (touched ahead).
+ * A pname that does not fit goes to a chunk of its own making. */
 static void pname_room(struct fsck_walk *w, struct dir_state *s)
 {
 	size_t need = fsck_pname_chunk_used(s->d.pn) + FSCK_PNAME_MAX_BYTES;
@@ -468,6 +469,10 @@ static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 			fix_entry(w, s, slot, FSCK_DENT_DROP, 0);
 		return false;
 	}
+	/* both a pushed child's pname and a remembered name (fsck_walk_name())
+	 * are made in the directory's chunk */
+	if (w->pname_chunk)
+		pname_room(w, s);
 	ni = &ctx->ni[ino];
 	if ((ni->flags & FSCK_NI_QUEUED) && !fsck_walk_name(w, ino, s->d.pn, s->d.ino, pname,
 							  slot_loc(s, slot), de->file_type))
@@ -503,8 +508,6 @@ static bool link_child(struct fsck_walk *w, struct dir_state *s, const struct f2
 		}
 		return true;
 	}
-	if (w->pname_chunk)
-		pname_room(w, s);
 	pn = fsck_pname_child(s->d.pn, s->d.ino, pname);
 	if (!pn) {
 		w->err = -ENOMEM;
