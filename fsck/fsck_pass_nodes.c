@@ -28,7 +28,7 @@
 
 /* ---- the inode stack ---- */
 
-/* Items the stack is sized for at the start, at most (64 MiB). */
+/* Items the stack is sized for at the start, at most (40 MiB). */
 #define STACK_RESERVE_MAX	(1u << 20)
 
 /* The stack sized at the start for every inode the checkpoint counts (an
@@ -48,7 +48,7 @@ static void reserve_stack(struct fsck_walk *w)
 }
 
 /* Room for one more item on the stack, its page touched by a worker when
- * one went ahead (a directory of 100,000 names pushes 4.8 MB of items). */
+ * one went ahead (a directory of 100,000 names pushes 4 MB of items). */
 static int stack_room(struct fsck_walk *w)
 {
 	return f2fs_warm_room32(&w->warm_stack, &w->stack, sizeof(*w->stack), &w->cap, w->n + 1,

@@ -6,7 +6,7 @@
  * The first write to an anonymous page costs a page fault, and on a
  * virtual machine with shadow page tables (the 2-core guests of issue 16)
  * about 12 us: the walk's stack and name arrays for a directory of
- * 100,000 names are some 1,800 such pages, a tenth of the check.  A page
+ * 100,000 names are some 3,000 such pages, a fifth of the check.  A page
  * another thread wrote first costs the filling thread nothing.  So a
  * worker writes a zero byte to each page of a window ahead of the owner,
  * which takes the pages over one by one through the pool's job (a page
